@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0
+# bpflite: one build from vmlinux.h to static binaries in build/bin/.
+#   make [all]      build every tool (installs missing Debian packages first)
+#   make test       unit + integration tests: "N passed, N failed, N skipped"
+#   make bench      benchmarks (not timed tests)
+#   make fuzz       run the fuzz targets for a fixed time
+#   make install PREFIX=/usr/local DESTDIR=
+#   make clean
+
+# Tools with a BPF side: bpf/<t>.bpf.c, bpf/<t>.h, tools/<t>.c -> build/bin/<t>-lite
+TOOLS := runqlat
+# Tools without a BPF side: tools/<t>.c -> build/bin/<t>-lite
+USER_TOOLS :=
+
+ARCH ?= x86
+OUT := build
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+WERROR := $(if $(filter true 1,$(CI)),-Werror)
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra $(WERROR) -std=gnu11 -D_GNU_SOURCE
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-function $(WERROR)
+INCLUDES := -I$(OUT) -Icommon -Ibpf -Ivmlinux/$(ARCH)
+USER_INCLUDES := -I$(OUT) -Icommon -Ibpf
+# Static: one file that runs on any x86_64 host with a BTF kernel.
+LDFLAGS ?=
+LDLIBS := -static -lbpf -lelf -lz -lzstd -lm
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(OUT)/%.o)
+LIB := $(OUT)/libbpflite.a
+BINS := $(addprefix $(OUT)/bin/,$(addsuffix -lite,$(TOOLS) $(USER_TOOLS)))
+
+.PHONY: all deps test unit integration bench fuzz install clean check-static
+.DEFAULT_GOAL := all
+
+all: deps
+	@$(MAKE) --no-print-directory $(BINS)
+
+deps:
+	@scripts/deps.sh build
+
+$(OUT) $(OUT)/bin $(OUT)/common $(OUT)/bpf $(OUT)/tools:
+	@mkdir -p $@
+
+# BPF object -> skeleton header. bpftool gen object links and strips DWARF.
+$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c | $(OUT)/bpf
+	$(CLANG) $(BPF_CFLAGS) $(INCLUDES) -MMD -MP -c $< -o $@.tmp
+	$(BPFTOOL) gen object $@ $@.tmp
+	@rm -f $@.tmp
+
+$(OUT)/%.skel.h: $(OUT)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+$(OUT)/common/%.o: common/%.c | $(OUT)/common
+	$(CC) $(CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
+
+$(LIB): $(COMMON_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# A tool's object needs its skeleton (if it has one) before it compiles.
+define bpf_tool
+$(OUT)/tools/$(1).o: tools/$(1).c $(OUT)/$(1).skel.h | $(OUT)/tools
+	$$(CC) $$(CFLAGS) $$(USER_INCLUDES) -MMD -MP -c $$< -o $$@
+endef
+$(foreach t,$(TOOLS),$(eval $(call bpf_tool,$(t))))
+
+$(OUT)/tools/%.o: tools/%.c | $(OUT)/tools
+	$(CC) $(CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
+
+$(OUT)/bin/%-lite: $(OUT)/tools/%.o $(LIB) | $(OUT)/bin
+	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+check-static: all
+	@for b in $(BINS); do file $$b | grep -q 'statically linked' || { echo "$$b is not static"; exit 1; }; done
+
+# ---- tests --------------------------------------------------------------
+test: deps
+	@scripts/deps.sh test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -f tests/Makefile.tests all
+	@tests/run.sh
+
+unit: all
+	@$(MAKE) --no-print-directory -f tests/Makefile.tests all
+	@tests/run.sh unit
+
+integration: all
+	@$(MAKE) --no-print-directory -f tests/Makefile.tests all
+	@tests/run.sh integration
+
+bench: deps
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -f tests/Makefile.tests all
+	@scripts/bench.sh
+
+fuzz: all
+	@$(MAKE) --no-print-directory -f tests/Makefile.tests fuzz
+
+# ---- install ------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/sbin/
+	install -m 0644 $(wildcard man/*.8) $(DESTDIR)$(PREFIX)/share/man/man8/
+
+clean:
+	rm -rf $(OUT)
+
+.SECONDARY:
+-include $(wildcard $(OUT)/bpf/*.d $(OUT)/common/*.d $(OUT)/tools/*.d)
+
+print-tools:
+	@echo $(addsuffix -lite,$(TOOLS) $(USER_TOOLS))

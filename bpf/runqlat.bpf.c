@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runqlat-lite: run queue latency, from the moment a task becomes
+ * runnable (woken, new, or preempted while runnable) until it runs.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "runqlat.h"
+#include "hist.bpf.h"
+#include "filter.bpf.h"
+#include "loss.bpf.h"
+
+const volatile __u32 cfg_by = BY_ALL;
+const volatile bool cfg_ms = false;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RUNQLAT_MAX_ENTRIES);
+	__type(key, __u32);	/* tid */
+	__type(value, __u64);	/* enqueue time, ns */
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RUNQLAT_MAX_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct hist);
+} hists SEC(".maps");
+
+static struct hist zero;
+
+static __always_inline void enqueue(struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	__u64 ts;
+
+	if (!tid || !filter_task(p))	/* tid 0: the idle task */
+		return;
+	ts = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&start, &tid, &ts, BPF_ANY))
+		loss_inc(map_full);
+}
+
+static __always_inline __u32 hist_key(struct task_struct *t)
+{
+	switch (cfg_by) {
+	case BY_PROCESS:
+		return BPF_CORE_READ(t, tgid);
+	case BY_THREAD:
+		return BPF_CORE_READ(t, pid);
+	case BY_PIDNS:
+		return BPF_CORE_READ(t, nsproxy, pid_ns_for_children, ns.inum);
+	default:
+		return 0;
+	}
+}
+
+static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
+					 struct task_struct *next)
+{
+	__u64 *tsp, delta;
+	struct hist *h;
+	__u32 tid, key;
+
+	/*
+	 * A task that leaves the CPU still runnable waits in the run queue
+	 * from now on. preempt covers a task preempted while it was setting
+	 * up a sleep (its state is not RUNNING yet it stays queued; the
+	 * classic tracepoint reports it as R+).
+	 */
+	if (preempt || get_task_state(prev) == TASK_RUNNING)
+		enqueue(prev);
+
+	tid = BPF_CORE_READ(next, pid);
+	tsp = bpf_map_lookup_elem(&start, &tid);
+	if (!tsp)
+		return 0;
+	delta = bpf_ktime_get_ns() - *tsp;
+	bpf_map_delete_elem(&start, &tid);
+	if ((__s64)delta < 0)
+		return 0;
+
+	key = hist_key(next);
+	h = bpf_map_lookup_elem(&hists, &key);
+	if (!h) {
+		if (bpf_map_update_elem(&hists, &key, &zero, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&hists, &key)) {
+			loss_inc(map_full);
+			return 0;
+		}
+		h = bpf_map_lookup_elem(&hists, &key);
+		if (!h)
+			return 0;
+		bpf_probe_read_kernel_str(h->comm, sizeof(h->comm), next->comm);
+	}
+	hist_add(h, hist_slot_log2(delta / (cfg_ms ? 1000000 : 1000)), delta);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(sched_wakeup_btf, struct task_struct *p)
+{
+	enqueue(p);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup")
+int BPF_PROG(sched_wakeup_raw, struct task_struct *p)
+{
+	enqueue(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new_btf, struct task_struct *p)
+{
+	enqueue(p);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new_raw, struct task_struct *p)
+{
+	enqueue(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return handle_switch(preempt, prev, next);
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return handle_switch(preempt, prev, next);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Choosing how to hook a tracepoint, by trying. Every handler is wrapped
+ * twice in BPF: SEC("tp_btf/<tp>") named <x>_btf and SEC("raw_tp/<tp>")
+ * named <x>_raw. Between open and load, attach__choose() test-loads a
+ * two-instruction tp_btf program against each tracepoint and keeps one
+ * wrapper of each pair. Classic SEC("tracepoint/...") programs are left as
+ * they are; attach__tracefs() makes sure tracefs is mounted for them.
+ */
+#ifndef BPFLITE_ATTACH_H
+#define BPFLITE_ATTACH_H
+
+#include <stdbool.h>
+#include <bpf/libbpf.h>
+
+/*
+ * Keep exactly one of each _btf/_raw pair. force_raw (or the environment
+ * variable BPFLITE_FORCE_RAW_TP=1) keeps the raw_tp ones. Returns 0, or a
+ * negative errno when a tracepoint exists in neither form.
+ */
+int attach__choose(struct bpf_object *obj, bool force_raw);
+/* Which form attach__choose() picked for the last object ("tp_btf", "raw_tp", or "mixed"). */
+const char *attach__mode(void);
+
+/* Mount tracefs at /sys/kernel/tracing when it is not mounted (as perf does). */
+int attach__tracefs(void);
+
+/*
+ * Open options every tool passes to its skeleton's __open_opts(): the
+ * --btf file for kernels without /sys/kernel/btf/vmlinux. Checks that
+ * some BTF exists and prints the error and hint when not.
+ */
+int attach__open_opts(struct bpf_object_open_opts *o, const char *btf_path);
+
+/* Load failure diagnosis: the error and the hint the user can act on. */
+void attach__load_failed(int err);
+
+#endif

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <time.h>
+#include <sys/time.h>
+#include "timefmt.h"
+
+const char *timefmt__hms(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+	return buf;
+}
+
+double timefmt__epoch(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}

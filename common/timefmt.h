@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPFLITE_TIMEFMT_H
+#define BPFLITE_TIMEFMT_H
+
+#include <stddef.h>
+
+/* Local wall-clock time as HH:MM:SS (bcc's -T). */
+const char *timefmt__hms(char *buf, size_t len);
+/* Seconds since the epoch, with microseconds. */
+double timefmt__epoch(void);
+
+#endif

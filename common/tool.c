@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "tool.h"
+
+int tool__open_opts(struct bpf_object_open_opts *o)
+{
+	return attach__open_opts(o, env.btf_path);
+}
+
+void tool__open_failed(int err)
+{
+	msg__fail(err, "open BPF object");
+	msg__hint_for(err);
+}
+
+int tool__prepare(struct bpf_object *obj)
+{
+	return attach__choose(obj, env.force_raw_tp);
+}
+
+int tool__load_attach(struct bpf_object_skeleton *s)
+{
+	int err;
+
+	err = bpf_object__load_skeleton(s);
+	if (err) {
+		attach__load_failed(err);
+		return err;
+	}
+	err = bpf_object__attach_skeleton(s);
+	if (err) {
+		msg__fail(err, "attach BPF programs");
+		msg__hint_for(err);
+		return err;
+	}
+	msg__verbose("attached (%s)", attach__mode());
+	return 0;
+}
+
+void tool__tracing(const char *what)
+{
+	fprintf(stderr, "Tracing %s... Hit Ctrl-C to end.\n", what);
+}
+
+void tool__verbose_maps(struct bpf_object *obj)
+{
+	struct bpf_map *m;
+
+	if (!msg_verbose)
+		return;
+	bpf_object__for_each_map(m, obj)
+		msg__verbose("map %s: %u entries of %u+%u bytes", bpf_map__name(m),
+			     bpf_map__max_entries(m), bpf_map__key_size(m),
+			     bpf_map__value_size(m));
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The life of a tool, shared: open options, choose attach forms, load,
+ * attach, report failures with hints. A tool's main() reads:
+ *
+ *	msg__init("x-lite"); opts__parse(...);
+ *	tool__open_opts(&o) ; skel = x_bpf__open_opts(&o);
+ *	tool__prepare(skel->obj); set rodata;
+ *	tool__load_attach(skel->skeleton); loop; report;
+ *	x_bpf__destroy(skel);
+ */
+#ifndef BPFLITE_TOOL_H
+#define BPFLITE_TOOL_H
+
+#include <stdbool.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "loss.h"
+#include "msg.h"
+#include "opts.h"
+
+/* Set a skeleton's -p/-t/-c filter rodata (common/filter.bpf.h). */
+#define TOOL_SET_FILTERS(skel) do {					\
+	(skel)->rodata->cfg_tgid = env.pid;				\
+	(skel)->rodata->cfg_tid = env.tid;				\
+	(skel)->rodata->cfg_cgroup_id = env.cgroup_id;			\
+} while (0)
+
+/* Fill open options (--btf); 0, or an error already printed. */
+int tool__open_opts(struct bpf_object_open_opts *o);
+/* Report a failed skeleton open. */
+void tool__open_failed(int err);
+/* Between open and load: pick tp_btf or raw_tp per tracepoint. */
+int tool__prepare(struct bpf_object *obj);
+/* Load and attach; errors printed with hints. 0 or -errno. */
+int tool__load_attach(struct bpf_object_skeleton *s);
+/* "Tracing <what>... Hit Ctrl-C to end." on stderr. */
+void tool__tracing(const char *what);
+/* Sizes of the maps of obj in kernel memory, for -v. */
+void tool__verbose_maps(struct bpf_object *obj);
+
+#endif

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages that building and testing bpflite need.
+# Idempotent and quick when everything is present: dpkg is asked first,
+# apt-get runs only for what is missing.
+#   scripts/deps.sh          build + test packages
+#   scripts/deps.sh build    build packages only
+#   scripts/deps.sh bench    build + test + benchmark packages
+set -e
+
+BUILD="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev make gcc pkg-config"
+TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace"
+BENCH="hyperfine linux-perf"
+
+case "${1:-test}" in
+build) want="$BUILD" ;;
+test) want="$BUILD $TEST" ;;
+bench) want="$BUILD $TEST $BENCH" ;;
+browser) want="chromium" ;;
+*) echo "usage: $0 [build|test|bench|browser]" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: missing packages:$missing" >&2
+	echo "deps.sh: hint: run as root, or: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "deps.sh: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the package lists once if they are missing or older than a day.
+if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+	apt-get update -qq >&2
+fi
+apt-get install -y -qq --no-install-recommends $missing >&2

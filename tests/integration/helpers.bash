@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the integration tests (bats). Tests run the real tools
+# as root on the real kernel against workloads in build/tests/workloads.
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+BIN=$ROOT/build/bin
+WL=$ROOT/build/tests/workloads
+
+require_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root"
+}
+
+# A fresh scratch directory per test (removed by bats).
+scratch() {
+	echo "$BATS_TEST_TMPDIR"
+}
+
+# Start a tool in the background: start_tool NAME ARGS...
+# Sets TOOL_PID, TOOL_OUT (stdout file), TOOL_ERR (stderr file); waits
+# until it says it is tracing (it has attached), at most 15 s.
+start_tool() {
+	local name=$1
+	shift
+	TOOL_OUT=$BATS_TEST_TMPDIR/$name.out
+	TOOL_ERR=$BATS_TEST_TMPDIR/$name.err
+	"$BIN/$name" "$@" >"$TOOL_OUT" 2>"$TOOL_ERR" &
+	TOOL_PID=$!
+	for _ in $(seq 150); do
+		grep -q "Hit Ctrl-C to end" "$TOOL_ERR" 2>/dev/null && return 0
+		kill -0 "$TOOL_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "tool $name did not start:" >&2
+	cat "$TOOL_ERR" >&2
+	return 1
+}
+
+# Stop the tool with a signal (default INT) and wait; sets TOOL_RC.
+stop_tool() {
+	local sig=${1:-INT}
+	kill -"$sig" "$TOOL_PID" 2>/dev/null
+	TOOL_RC=0
+	wait "$TOOL_PID" || TOOL_RC=$?
+}
+
+# Wait for a tool that ends by itself (duration/count); sets TOOL_RC.
+wait_tool() {
+	TOOL_RC=0
+	wait "$TOOL_PID" || TOOL_RC=$?
+}
+
+# A go FIFO for a workload: GO=$(make_go)
+make_go() {
+	local f=$BATS_TEST_TMPDIR/go.$RANDOM
+	mkfifo "$f"
+	echo "$f"
+}
+
+go() {
+	echo go >"$1"
+}
+
+# IDs of loaded BPF programs, one per line, sorted.
+bpf_prog_ids() {
+	bpftool prog show -j 2>/dev/null | jq -r '.[].id' | sort -n
+}
+
+bpf_link_ids() {
+	bpftool link show -j 2>/dev/null | jq -r '.[].id' | sort -n
+}
+
+# Assert lo <= value <= hi (numbers may be fractional).
+assert_between() {
+	local what=$1 v=$2 lo=$3 hi=$4
+	if ! awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN{exit !(v >= lo && v <= hi)}'; then
+		echo "$what = $v, expected between $lo and $hi" >&2
+		return 1
+	fi
+}
+
+# Every line of a file parses as JSON.
+assert_ndjson() {
+	local f=$1 n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		echo "$line" | jq -e . >/dev/null || { echo "line $n is not JSON: $line" >&2; return 1; }
+	done <"$f"
+	[ "$n" -gt 0 ] || { echo "no JSON lines in $f" >&2; return 1; }
+}
+
+# Run a command, expect exit status $1 and a stderr that matches $2 (regex).
+expect_fail() {
+	local rc=$1 pattern=$2
+	shift 2
+	local err=$BATS_TEST_TMPDIR/expect.err out=$BATS_TEST_TMPDIR/expect.out got=0
+	"$@" >"$out" 2>"$err" || got=$?
+	if [ "$got" != "$rc" ]; then
+		echo "expected exit $rc, got $got from: $*" >&2
+		cat "$err" >&2
+		return 1
+	fi
+	if ! grep -Eq -- "$pattern" "$err"; then
+		echo "stderr of '$*' does not match /$pattern/:" >&2
+		cat "$err" >&2
+		return 1
+	fi
+	# a crash would have said so
+	! grep -Eq 'Segmentation|Aborted|core dumped|AddressSanitizer' "$err"
+}
+
+# The kernel frees detached programs after an RCU grace period: give it
+# up to 5 s to return to the programs and links loaded before the tool.
+# Usage: before=$(bpf_snapshot); ...; assert_no_bpf_left "$before"
+bpf_snapshot() {
+	echo "$(bpf_prog_ids | tr '\n' ' ')/$(bpf_link_ids | tr '\n' ' ')"
+}
+
+assert_no_bpf_left() {
+	local before=$1 now
+	for _ in $(seq 50); do
+		now=$(bpf_snapshot)
+		[ "$now" = "$before" ] && return 0
+		sleep 0.1
+	done
+	echo "BPF objects left behind: before [$before] now [$now]" >&2
+	bpftool prog show >&2
+	return 1
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# runqlat-lite against pinned CPU hogs whose run-queue wait the kernel
+# also accounts (schedstat run_delay).
+
+load helpers
+
+# HZ=250 on these machines: a hog is preempted at each 4 ms tick.
+TICK_US=${BPFLITE_TICK_US:-4000}
+
+setup() {
+	require_root
+}
+
+# hog_run NTHREADS TOOL_ARGS...: run cpuhog under runqlat-lite -j -p.
+# Leaves HOG (workload's JSON) and TOOL_OUT.
+hog_run() {
+	local n=$1
+	shift
+	local go
+	go=$(make_go)
+	"$WL/cpuhog" -n "$n" -s 2 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/hog.json" &
+	local wp=$!
+	start_tool runqlat-lite -j -p "$wp" "$@"
+	go "$go"
+	wait "$wp"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	HOG=$(cat "$BATS_TEST_TMPDIR/hog.json")
+	assert_ndjson "$TOOL_OUT"
+}
+
+# Sum (usecs) and count over every interval and histogram of the run.
+tool_sum_us() { jq -s '[.[] | select(.type=="interval") | .histograms[].sum] | add // 0' "$TOOL_OUT"; }
+tool_count() { jq -s '[.[] | select(.type=="interval") | .histograms[].count] | add // 0' "$TOOL_OUT"; }
+# Count in the bucket holding value v (usecs), over all intervals.
+tool_bucket_count() {
+	jq -s --argjson v "$1" '[.[] | select(.type=="interval") | .histograms[].buckets[] |
+		select(.low <= $v and .high >= $v) | .count] | add // 0' "$TOOL_OUT"
+}
+
+check_hog_against_schedstat() {
+	local kernel_us tool_us count in_bucket predicted
+	kernel_us=$(echo "$HOG" | jq '.total_run_delay_ns / 1000')
+	tool_us=$(tool_sum_us)
+	echo "kernel run_delay ${kernel_us}us, tool ${tool_us}us"
+	assert_between "tool/kernel wait ratio" "$(awk -v a="$tool_us" -v b="$kernel_us" 'BEGIN{print a/b}')" 0.85 1.15
+	# Four hogs on one CPU: each waits for the three others' tick-long slices.
+	predicted=$((3 * TICK_US))
+	count=$(tool_count)
+	in_bucket=$(tool_bucket_count "$predicted")
+	echo "$in_bucket of $count waits in the bucket of ${predicted}us"
+	assert_between "share in predicted bucket" "$(awk -v a="$in_bucket" -v b="$count" 'BEGIN{print a/b}')" 0.6 1
+}
+
+@test "runqlat: 4 pinned hogs: total wait matches schedstat, waits sit in the tick-predicted bucket (tp_btf)" {
+	hog_run 4 -v
+	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	check_hog_against_schedstat
+}
+
+@test "runqlat: 4 pinned hogs, forced raw_tp path" {
+	hog_run 4 -v --force-raw-tp
+	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	check_hog_against_schedstat
+}
+
+@test "runqlat: raw_tp also forced by BPFLITE_FORCE_RAW_TP=1" {
+	BPFLITE_FORCE_RAW_TP=1 hog_run 4 -v
+	grep -q "attach sched_wakeup: raw_tp (forced)" "$TOOL_ERR"
+	check_hog_against_schedstat
+}
+
+@test "runqlat: uncontended sleeper waits under 128us for the large majority" {
+	local go wp count low
+	go=$(make_go)
+	"$WL/cpuhog" -n 1 -u 1000 -s 2 -c 1 -g "$go" >/dev/null &
+	wp=$!
+	start_tool runqlat-lite -j -p "$wp"
+	go "$go"
+	wait "$wp"
+	stop_tool INT
+	count=$(tool_count)
+	low=$(jq -s '[.[] | select(.type=="interval") | .histograms[].buckets[] | select(.high < 128) | .count] | add // 0' "$TOOL_OUT")
+	echo "$low of $count waits under 128us"
+	[ "$count" -gt 500 ]	# ~1000 wake-ups a second
+	assert_between "share under 128us" "$(awk -v a="$low" -v b="$count" 'BEGIN{print a/b}')" 0.8 1
+}
+
+@test "runqlat: -p counts only that process, not a competing one" {
+	local ga gb a b
+	ga=$(make_go)
+	gb=$(make_go)
+	"$WL/cpuhog" -n 2 -s 2 -c 1 -g "$ga" >"$BATS_TEST_TMPDIR/a.json" &
+	a=$!
+	"$WL/cpuhog" -n 2 -s 2 -c 1 -g "$gb" >"$BATS_TEST_TMPDIR/b.json" &
+	b=$!
+	start_tool runqlat-lite -j -p "$a"
+	go "$ga" & go "$gb"
+	wait "$a" "$b"
+	stop_tool INT
+	local ka kb t
+	ka=$(jq '.total_run_delay_ns / 1000' "$BATS_TEST_TMPDIR/a.json")
+	kb=$(jq '.total_run_delay_ns / 1000' "$BATS_TEST_TMPDIR/b.json")
+	t=$(tool_sum_us)
+	echo "A ${ka}us B ${kb}us tool ${t}us"
+	assert_between "tool/A" "$(awk -v a="$t" -v b="$ka" 'BEGIN{print a/b}')" 0.85 1.15
+}
+
+@test "runqlat: -P gives one histogram per process, -L one per thread" {
+	local go wp
+	go=$(make_go)
+	"$WL/cpuhog" -n 3 -s 1 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/hog.json" &
+	wp=$!
+	start_tool runqlat-lite -j -P -p "$wp"
+	go "$go"
+	wait "$wp"
+	stop_tool INT
+	jq -e --argjson p "$wp" '.histograms[] | select(.pid == $p and .comm == "cpuhog")' "$TOOL_OUT"
+
+	go=$(make_go)
+	"$WL/cpuhog" -n 3 -s 1 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/hog.json" &
+	wp=$!
+	start_tool runqlat-lite -j -L -p "$wp"
+	go "$go"
+	wait "$wp"
+	stop_tool INT
+	# every worker thread has its own histogram
+	for tid in $(jq '.threads[].tid' "$BATS_TEST_TMPDIR/hog.json"); do
+		jq -se --argjson t "$tid" '[.[] | .histograms[]? | select(.tid == $t)] | length > 0' "$TOOL_OUT"
+	done
+}
+
+@test "runqlat: text output: bcc's layout, -P sections, -m, -T" {
+	local go wp
+	go=$(make_go)
+	"$WL/cpuhog" -n 4 -s 1 -c 1 -g "$go" >/dev/null &
+	wp=$!
+	start_tool runqlat-lite -P -m -T -p "$wp"
+	go "$go"
+	wait "$wp"
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -Eq "^pid = $wp cpuhog$" "$TOOL_OUT"
+	grep -Eq '^     msecs               : count     distribution$' "$TOOL_OUT"
+	grep -Eq '^         8 -> 15         : [0-9]+ +\|\*+ *\|$' "$TOOL_OUT"
+	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} *$' "$TOOL_OUT"
+	grep -q "Tracing run queue latency... Hit Ctrl-C to end." "$TOOL_ERR"
+}
+
+@test "runqlat: -c CGROUP counts only tasks in that cgroup" {
+	local cg=/sys/fs/cgroup/unified
+	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
+	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local dir=$cg/bpflite-test-$$ go wp other k t
+	mkdir "$dir"
+	go=$(make_go)
+	"$WL/cpuhog" -n 2 -s 2 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/in.json" &
+	wp=$!
+	echo "$wp" >"$dir/cgroup.procs"
+	local go2
+	go2=$(make_go)
+	"$WL/cpuhog" -n 2 -s 2 -c 1 -g "$go2" >/dev/null &
+	other=$!
+	start_tool runqlat-lite -j -c "$dir"
+	go "$go" & go "$go2"
+	wait "$wp" "$other"
+	stop_tool INT
+	rmdir "$dir"
+	k=$(jq '.total_run_delay_ns / 1000' "$BATS_TEST_TMPDIR/in.json")
+	t=$(tool_sum_us)
+	echo "cgroup member ${k}us tool ${t}us"
+	assert_between "tool/member" "$(awk -v a="$t" -v b="$k" 'BEGIN{print a/b}')" 0.85 1.15
+}
+
+@test "runqlat: interval and count end the run by themselves" {
+	run timeout 10 "$BIN/runqlat-lite" -j 1 2
+	[ "$status" = 0 ]
+	[ "$(echo "$output" | grep -c '"type":"interval"')" = 2 ]
+}
+
+@test "runqlat: SIGINT and SIGTERM print the final histogram, exit 0, leave no BPF behind" {
+	local before
+	before=$(bpf_snapshot)
+	for sig in INT TERM; do
+		start_tool runqlat-lite
+		sleep 1
+		stop_tool "$sig"
+		[ "$TOOL_RC" = 0 ]
+		grep -q "usecs               : count     distribution" "$TOOL_OUT"
+	done
+	assert_no_bpf_left "$before"
+}
+
+@test "runqlat: bad input gets a clear message and exit 2" {
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/runqlat-lite" --bogus
+	expect_fail 2 "invalid interval: 'abc' is not a number" "$BIN/runqlat-lite" abc
+	expect_fail 2 "invalid interval: 0" "$BIN/runqlat-lite" 0
+	expect_fail 2 "invalid option" "$BIN/runqlat-lite" -5
+	expect_fail 2 "invalid count: 0" "$BIN/runqlat-lite" 1 0
+	expect_fail 2 "unexpected argument" "$BIN/runqlat-lite" 1 2 3
+	expect_fail 2 "PID 999999999: no such process" "$BIN/runqlat-lite" -p 999999999
+	expect_fail 2 "invalid PID: 'x1' is not a number" "$BIN/runqlat-lite" -p x1
+	expect_fail 2 "invalid cgroup '/nonexistent'" "$BIN/runqlat-lite" -c /nonexistent
+	expect_fail 2 "not a cgroup v2 directory" "$BIN/runqlat-lite" -c /tmp
+	expect_fail 2 "mutually exclusive" "$BIN/runqlat-lite" -P -L
+	expect_fail 2 "cannot read BTF file" "$BIN/runqlat-lite" --btf /nonexistent
+}
+
+@test "runqlat: not root: failure with a privilege hint, exit 1" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
+		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/runqlat-lite" 1 1
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared bits of the test workloads. A workload is started by a test
+ * with a "go" FIFO: it does its set-up, then blocks opening the FIFO
+ * until the test (with the tool attached) writes to it.
+ */
+#ifndef BPFLITE_WL_H
+#define BPFLITE_WL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline void wl_wait_go(const char *fifo)
+{
+	char c;
+	int fd;
+
+	if (!fifo)
+		return;
+	fd = open(fifo, O_RDONLY);
+	if (fd < 0) {
+		perror(fifo);
+		exit(1);
+	}
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	close(fd);
+}
+
+static inline unsigned long long wl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* run_delay (ns waiting on a run queue) of thread tid, from schedstat. */
+static inline unsigned long long wl_run_delay(int tid)
+{
+	unsigned long long run, delay = 0;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &run, &delay) != 2)
+		delay = 0;
+	fclose(f);
+	return delay;
+}
+
+#endif
