@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one stack printer for every stack tool (offcputime-lite,
+ * dstate-lite, ...).
+ *
+ * Folded (-f): one line per stack, root first, frames joined by ';', the
+ * count last: "comm;user frames;-;kernel frames count" as bcc's
+ * offcputime -f prints it (the "-" delimiter only with -d), which
+ * flamegraph.pl, inferno and speedscope accept. Kernel frames carry
+ * "_[k]" suffix only when asked (flamegraph-lite colours by it).
+ *
+ * Multi-line (default): leaf first, one frame per line indented, then
+ * "-                comm (pid)" and the count, as bcc prints.
+ *
+ * A missing stack is printed in-line as "[missed kernel stack]" or
+ * "[missed user stack]"; the caller counts them (loss.stacks).
+ * The tool's own BPF frames (bpf_prog_*, bpf_trace_run*, the
+ * __bpf_trace_* trampolines) are dropped from kernel stacks.
+ */
+#ifndef BPFLITE_STACKS_H
+#define BPFLITE_STACKS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "json.h"
+#include "syms.h"
+
+struct stack_printer {
+	struct ksyms *ksyms;		/* loaded lazily by the printer */
+	struct usyms *usyms;
+	bool folded;
+	bool delimiter;			/* -d: "-" between user and kernel stacks */
+	bool kernel_suffix;		/* "_[k]" after kernel frames in folded form */
+};
+
+/* A stack as read from a BPF stack map: addresses, leaf first. */
+struct stack {
+	const __u64 *ips;
+	int n;				/* frames; 0 with missed = false: none asked */
+	bool missed;			/* the stack id was an error */
+};
+
+/* One record: comm, pid, kernel and user stack, a count and its unit. */
+void stacks__print(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
+		   pid_t tid, const struct stack *kstack, const struct stack *ustack,
+		   unsigned long long count);
+/* The same record as JSON fields: "kernel_stack":[...], "user_stack":[...]. */
+void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
+		  const struct stack *kstack, const struct stack *ustack);
+/* Read stack id from a BPF stack map fd into ips (max frames); fills s. */
+int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s);
+/* Is this kernel frame the tracer's own (to be dropped)? */
+bool stacks__is_bpf_frame(const char *name);
+
+#endif

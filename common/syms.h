@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbolization for every stack tool.
+ *
+ * Kernel: /proc/kallsyms, loaded lazily on the first lookup (never at
+ * start-up), sorted, binary search. When every address reads 0
+ * (kptr_restrict) ksyms__restricted() says so and the caller prints a hint.
+ *
+ * User: /proc/PID/maps plus ELF .symtab/.dynsym through libelf; PIE and
+ * shared libraries by file offset; separate debug files by build-id or
+ * .gnu_debuglink under /usr/lib/debug; /tmp/perf-PID.map for JIT code;
+ * files read through /proc/PID/root (other mount namespaces); the vdso.
+ * usyms__snapshot() captures a process's mappings (and keeps its files
+ * open) while it is alive, so its frames still get names after it exits.
+ * ELF data are cached by file identity (build-id, else dev+inode), with a
+ * memory bound. A frame that cannot be named is "module+0xoffset" (or
+ * "[unknown]" with no mapping), never dropped.
+ */
+#ifndef BPFLITE_SYMS_H
+#define BPFLITE_SYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+struct ksyms;
+struct usyms;
+
+struct ksym {
+	const char *name;
+	unsigned long addr;
+};
+
+struct ksyms *ksyms__load(void);			/* /proc/kallsyms */
+struct ksyms *ksyms__load_file(const char *path);	/* same format (tests) */
+const struct ksym *ksyms__find(const struct ksyms *k, unsigned long addr);
+bool ksyms__restricted(const struct ksyms *k);
+void ksyms__free(struct ksyms *k);
+
+/* max_bytes bounds the ELF symbol cache (0: a default of 64 MiB). */
+struct usyms *usyms__new(size_t max_bytes);
+/* Capture tgid's mappings now (idempotent; cheap when already known). */
+int usyms__snapshot(struct usyms *u, pid_t tgid);
+/* Forget a process (its mappings), e.g. after its stacks were printed. */
+void usyms__forget(struct usyms *u, pid_t tgid);
+/*
+ * Name addr in tgid: "func" (with offset "func+0x1a" when with_offset),
+ * else "module+0xoffset", else "[unknown]". Snapshots tgid on first use.
+ * Returns buf.
+ */
+const char *usyms__name(struct usyms *u, pid_t tgid, __u64 addr, bool with_offset,
+			char *buf, size_t len);
+void usyms__free(struct usyms *u);
+
+#endif
