@@ -10,7 +10,7 @@ set -e
 
 BUILD="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev make gcc pkg-config"
 TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace"
-BENCH="hyperfine linux-perf"
+BENCH="hyperfine linux-perf time"
 
 case "${1:-test}" in
 build) want="$BUILD" ;;

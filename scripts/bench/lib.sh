@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared measurements for the benchmarks (sourced, not run).
+BIN=build/bin
+WL=build/tests/workloads
+
+# Milliseconds from exec until the tool prints "Hit Ctrl-C" (attached):
+# median of N runs. startup_ms N TOOL ARGS...
+startup_ms() {
+	local n=$1 i t0 t1 err
+	shift
+	err=$(mktemp)
+	for i in $(seq "$n"); do
+		t0=$(date +%s%N)
+		"$@" >/dev/null 2>"$err" &
+		local p=$!
+		while ! grep -q "Hit Ctrl-C" "$err" 2>/dev/null; do
+			kill -0 $p 2>/dev/null || break
+			sleep 0.001
+		done
+		t1=$(date +%s%N)
+		kill -INT $p 2>/dev/null
+		wait $p 2>/dev/null
+		echo $(((t1 - t0) / 1000000))
+	done | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'
+	rm -f "$err"
+}
+
+# Peak RSS (KiB) of a tool run for S seconds: peak_rss_kb S TOOL ARGS...
+peak_rss_kb() {
+	local s=$1
+	shift
+	local out
+	out=$(mktemp)
+	/usr/bin/time -f '%M' -o "$out" timeout -s INT "$s" "$@" >/dev/null 2>&1
+	tail -1 "$out"
+	rm -f "$out"
+}
+
+# Kernel memory of the maps of the programs loaded by pid (bytes_memlock sum).
+maps_memlock_bytes() {
+	local pid=$1
+	local ids
+	ids=$(bpftool prog show -j | jq -r --argjson p "$pid" '.[] | select(.pids[]?.pid == $p) | .map_ids[]?' | sort -u)
+	local total=0
+	for id in $ids; do
+		local b
+		b=$(bpftool map show id "$id" -j | jq '.bytes_memlock // 0')
+		total=$((total + b))
+	done
+	echo "$total"
+}
+
+# Seconds (wall) a command takes: seconds CMD...
+seconds() {
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" >/dev/null 2>&1
+	t1=$(date +%s%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
