@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include <linux/btf.h>
 #include "attach.h"
 #include "msg.h"
 
@@ -24,8 +26,96 @@ const char *attach__mode(void)
 	return mode;
 }
 
+/*
+ * A vmlinux BTF scan just good enough to find typedef ids by name.
+ * libbpf's btf__parse() costs ~20 ms here (validation, indexes); this
+ * walk costs a few: one read and one pass over the type section.
+ */
+struct btf_scan {
+	char *data;
+	size_t len;
+	const struct btf_header *hdr;
+};
+
+static int btf_scan__open(struct btf_scan *b, const char *path)
+{
+	size_t cap = 8 << 20, n = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	memset(b, 0, sizeof(*b));
+	if (fd < 0)
+		return -errno;
+	b->data = malloc(cap);
+	while (b->data) {
+		if (n == cap) {
+			char *p = realloc(b->data, cap *= 2);
+
+			if (!p)
+				break;
+			b->data = p;
+		}
+		r = read(fd, b->data + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	b->len = n;
+	b->hdr = (const struct btf_header *)b->data;
+	if (!b->data || n < sizeof(*b->hdr) || b->hdr->magic != BTF_MAGIC ||
+	    (size_t)b->hdr->hdr_len + b->hdr->type_off + b->hdr->type_len > n ||
+	    (size_t)b->hdr->hdr_len + b->hdr->str_off + b->hdr->str_len > n) {
+		free(b->data);
+		b->data = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Id of the typedef called name, -ENOENT if none, -EINVAL on unknown kinds. */
+static int btf_scan__typedef(const struct btf_scan *b, const char *name)
+{
+	const char *types = b->data + b->hdr->hdr_len + b->hdr->type_off;
+	const char *strs = b->data + b->hdr->hdr_len + b->hdr->str_off;
+	size_t off = 0, extra;
+	int id = 1;
+
+	while (off + sizeof(struct btf_type) <= b->hdr->type_len) {
+		const struct btf_type *t = (const void *)(types + off);
+		__u32 vlen = BTF_INFO_VLEN(t->info);
+
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_INT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+			extra = 4; break;
+		case BTF_KIND_ARRAY:
+			extra = sizeof(struct btf_array); break;
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_DATASEC:
+			extra = vlen * 12; break;
+		case BTF_KIND_ENUM: case BTF_KIND_FUNC_PROTO:
+			extra = vlen * 8; break;
+		case 19:	/* BTF_KIND_ENUM64 */
+			extra = vlen * 12; break;
+		case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE: case BTF_KIND_CONST: case BTF_KIND_RESTRICT:
+		case BTF_KIND_FUNC: case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
+			extra = 0; break;
+		default:
+			return -EINVAL;
+		}
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_TYPEDEF && t->name_off < b->hdr->str_len &&
+		    !strncmp(strs + t->name_off, name, b->hdr->str_len - t->name_off))
+			return id;
+		off += sizeof(struct btf_type) + extra;
+		id++;
+	}
+	return -ENOENT;
+}
+
 /* 0 when a tp_btf program can be loaded for tracepoint tp, else -errno. */
-static int probe_tp_btf(const struct btf *vmlinux, const char *tp)
+static int probe_tp_btf(const struct btf_scan *b, const char *tp)
 {
 	/* r0 = 0; exit */
 	const struct bpf_insn insns[] = {
@@ -36,7 +126,9 @@ static int probe_tp_btf(const struct btf *vmlinux, const char *tp)
 	int id, fd;
 
 	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF);
+	id = btf_scan__typedef(b, name);
+	if (id == -EINVAL)	/* a BTF kind newer than us: ask libbpf */
+		id = libbpf_find_vmlinux_btf_id(tp, BPF_TRACE_RAW_TP);
 	if (id < 0)
 		return -ENOENT;
 	LIBBPF_OPTS(bpf_prog_load_opts, o,
@@ -67,15 +159,15 @@ static bool has_suffix(const char *s, const char *suffix)
 int attach__choose(struct bpf_object *obj, bool force_raw)
 {
 	struct bpf_program *prog;
-	struct btf *vmlinux = NULL;
+	struct btf_scan scan = { 0 };
+	bool have_btf = false;
 	const char *e = getenv("BPFLITE_FORCE_RAW_TP");
 	int nbtf = 0, nraw = 0;
 
 	if (e && *e && strcmp(e, "0"))
 		force_raw = true;
-	if (!force_raw && !access(VMLINUX_BTF, R_OK)) {
-		vmlinux = btf__load_vmlinux_btf();
-	}
+	if (!force_raw)
+		have_btf = !btf_scan__open(&scan, VMLINUX_BTF);
 
 	bpf_object__for_each_program(prog, obj) {
 		const char *name = bpf_program__name(prog);
@@ -84,8 +176,8 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 
 		if (!has_suffix(name, "_btf"))
 			continue;
-		if (vmlinux)
-			err = probe_tp_btf(vmlinux, tp_of(prog));
+		if (have_btf)
+			err = probe_tp_btf(&scan, tp_of(prog));
 		use_btf = !err;
 		bpf_program__set_autoload(prog, use_btf);
 
@@ -99,7 +191,7 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 			bpf_program__set_autoload(sib, !use_btf);
 		if (!use_btf && !sib) {
 			msg__err("tracepoint %s is not available as tp_btf and has no raw_tp variant", tp_of(prog));
-			btf__free(vmlinux);
+			free(scan.data);
 			return -ENOENT;
 		}
 		msg__verbose("attach %s: %s%s", tp_of(prog), use_btf ? "tp_btf" : "raw_tp",
@@ -107,7 +199,7 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 			     err == -ENOENT ? " (no BTF for tp_btf)" : " (tp_btf failed to load)");
 		use_btf ? nbtf++ : nraw++;
 	}
-	btf__free(vmlinux);
+	free(scan.data);
 	mode = nbtf && nraw ? "mixed" : nbtf ? "tp_btf" : nraw ? "raw_tp" : "none";
 	return 0;
 }

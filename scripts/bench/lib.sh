@@ -36,16 +36,14 @@ peak_rss_kb() {
 	rm -f "$out"
 }
 
-# Kernel memory of the maps of the programs loaded by pid (bytes_memlock sum).
+# Kernel memory (bytes) of the BPF maps a process holds open: the sum of
+# "memlock:" over its map fds (/proc/PID/fdinfo).
 maps_memlock_bytes() {
-	local pid=$1
-	local ids
-	ids=$(bpftool prog show -j | jq -r --argjson p "$pid" '.[] | select(.pids[]?.pid == $p) | .map_ids[]?' | sort -u)
-	local total=0
-	for id in $ids; do
-		local b
-		b=$(bpftool map show id "$id" -j | jq '.bytes_memlock // 0')
-		total=$((total + b))
+	local pid=$1 f total=0 m
+	for f in /proc/"$pid"/fdinfo/*; do
+		grep -q '^map_type:' "$f" 2>/dev/null || continue
+		m=$(awk '/^memlock:/{print $2}' "$f")
+		total=$((total + ${m:-0}))
 	done
 	echo "$total"
 }
@@ -60,3 +58,9 @@ seconds() {
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
+
+# bpftrace and perf need tracefs; a fresh machine may not have it mounted.
+ensure_tracefs() {
+	[ -d /sys/kernel/tracing/events ] || mount -t tracefs tracefs /sys/kernel/tracing
+}
+ensure_tracefs

@@ -126,3 +126,8 @@ assert_no_bpf_left() {
 	bpftool prog show >&2
 	return 1
 }
+
+# bpftrace (a reference in some tests) needs tracefs, which may be unmounted.
+ensure_tracefs() {
+	[ -d /sys/kernel/tracing/events ] || mount -t tracefs tracefs /sys/kernel/tracing
+}
