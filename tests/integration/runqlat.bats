@@ -131,6 +131,19 @@ check_hog_against_schedstat() {
 	done
 }
 
+@test "runqlat: --pidnss keys histograms by the PID namespace inode" {
+	local go wp ns
+	go=$(make_go)
+	"$WL/cpuhog" -n 2 -s 1 -c 1 -g "$go" >/dev/null &
+	wp=$!
+	ns=$(stat -L -c %i "/proc/$wp/ns/pid")
+	start_tool runqlat-lite -j --pidnss -p "$wp"
+	go "$go"
+	wait "$wp"
+	stop_tool INT
+	jq -se --argjson ns "$ns" '[.[] | .histograms[]? | select(.pidns == $ns and .count > 0)] | length > 0' "$TOOL_OUT"
+}
+
 @test "runqlat: text output: bcc's layout, -P sections, -m, -T" {
 	local go wp
 	go=$(make_go)
