@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dstate-lite: uninterruptible (D) sleeps. A task that leaves the CPU in
+ * D at sched_switch starts an episode (time, stacks); sched_waking names
+ * the task that woke it; switching back in ends it. The tasks in D right
+ * now stay in the waits map, which user space reads for "stuck now".
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "dstate.h"
+#include "hist.bpf.h"
+#include "filter.bpf.h"
+#include "loss.bpf.h"
+
+/*
+ * Linux 5.18 (fa2c3254d7cf) passes prev_state as sched_switch's 4th
+ * argument: the state __schedule() acted on. Before it, the tracepoint
+ * re-read the task's state, which a waker on another CPU may already have
+ * changed; that is what we do too when the argument is absent (user space
+ * checks the tracepoint's BTF prototype and sets this).
+ */
+const volatile bool cfg_state_arg = false;
+const volatile bool cfg_include_idle = false;	/* TASK_IDLE and frozen too */
+const volatile bool cfg_user_stack = false;	/* -U */
+const volatile bool cfg_waker_stack = false;	/* -f, -m: the waker's kernel stack */
+const volatile bool cfg_fold_waker = false;	/* -f: aggregate per waker too */
+const volatile bool cfg_events = false;		/* -m */
+const volatile __u64 cfg_min_ns = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DSTATE_MAX_TASKS);
+	__type(key, __u32);	/* tid */
+	__type(value, struct dstate_wait);
+} waits SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DSTATE_MAX_AGG);
+	__type(key, struct dstate_key);
+	__type(value, struct dstate_val);
+} aggs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, DSTATE_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, DSTATE_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+static const struct dstate_val zero_val;
+
+#define EFAULT 14
+
+/*
+ * Is this a wait the tool reports? D is TASK_UNINTERRUPTIBLE with any
+ * modifier (TASK_KILLABLE adds TASK_WAKEKILL, freezable waits add
+ * TASK_FREEZABLE), as the load average counts it. TASK_IDLE
+ * (UNINTERRUPTIBLE|NOLOAD) and frozen tasks (TASK_FROZEN) do not count in
+ * the load average (task_contributes_to_load()): only --include-idle
+ * reports them.
+ */
+static __always_inline bool is_dstate(__u32 state)
+{
+	if (state & TASK_FROZEN)
+		return cfg_include_idle;
+	if (!(state & TASK_UNINTERRUPTIBLE))
+		return false;
+	if (state & TASK_NOLOAD)
+		return cfg_include_idle;
+	return true;
+}
+
+static __always_inline __s32 stack_id(void *ctx, __u64 flags)
+{
+	long id = bpf_get_stackid(ctx, &stacks, flags);
+
+	/* -EFAULT: no user stack to walk (a kernel thread): not a loss */
+	if (id < 0 && id != -EFAULT)
+		loss_inc(stacks);
+	if (id < 0)
+		return id == -EFAULT ? DSTATE_NO_STACK : DSTATE_MISSED_STACK;
+	return id;
+}
+
+/* prev leaves the CPU in D: current is still prev here. */
+static __always_inline void wait_begin(void *ctx, struct task_struct *prev, __u32 state)
+{
+	struct dstate_wait w = {};
+	__u32 tid = BPF_CORE_READ(prev, pid);
+
+	if (!tid || !filter_task(prev))
+		return;
+	w.start_ns = bpf_ktime_get_ns();
+	w.tgid = BPF_CORE_READ(prev, tgid);
+	w.state = state;
+	bpf_get_current_comm(w.comm, sizeof(w.comm));
+	w.kstack_id = stack_id(ctx, 0);
+	w.ustack_id = DSTATE_NO_STACK;
+	if (cfg_user_stack && BPF_CORE_READ(prev, mm))
+		w.ustack_id = stack_id(ctx, BPF_F_USER_STACK);
+	w.waker_kstack_id = DSTATE_NO_STACK;
+	if (bpf_map_update_elem(&waits, &tid, &w, BPF_ANY))
+		loss_inc(map_full);
+}
+
+static __always_inline void aggregate(const struct dstate_wait *w, __u64 delta)
+{
+	struct dstate_key key = {};
+	struct dstate_val *v;
+
+	key.tgid = w->tgid;
+	key.kstack_id = w->kstack_id;
+	key.ustack_id = w->ustack_id;
+	key.waker_kstack_id = DSTATE_NO_STACK;
+	__builtin_memcpy(key.comm, w->comm, sizeof(key.comm));
+	if (cfg_fold_waker) {
+		key.waker_kstack_id = w->waker_kstack_id;
+		__builtin_memcpy(key.waker_comm, w->waker_comm, sizeof(key.waker_comm));
+	}
+	v = bpf_map_lookup_elem(&aggs, &key);
+	if (!v) {
+		if (bpf_map_update_elem(&aggs, &key, &zero_val, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&aggs, &key)) {
+			loss_inc(map_full);
+			return;
+		}
+		v = bpf_map_lookup_elem(&aggs, &key);
+		if (!v)
+			return;
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->total_ns, delta);
+	if (delta > v->max_ns)	/* racy max: good enough for a report */
+		v->max_ns = delta;
+	__sync_fetch_and_add(&v->slots[hist_slot_log2(delta / 1000)], 1);
+}
+
+static __always_inline void emit(const struct dstate_wait *w, __u32 tid, __u64 now, __u64 delta)
+{
+	struct dstate_event *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		loss_inc(events);
+		return;
+	}
+	e->end_ns = now;
+	e->total_ns = delta;
+	e->blocked_ns = w->wake_ns ? w->wake_ns - w->start_ns : 0;
+	e->tid = tid;
+	e->tgid = w->tgid;
+	e->state = w->state;
+	e->waker_tid = w->waker_tid;
+	e->waker_tgid = w->waker_tgid;
+	e->kstack_id = w->kstack_id;
+	e->ustack_id = w->ustack_id;
+	e->waker_kstack_id = w->waker_kstack_id;
+	__builtin_memcpy(e->comm, w->comm, sizeof(e->comm));
+	__builtin_memcpy(e->waker_comm, w->waker_comm, sizeof(e->waker_comm));
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* next gets the CPU: if it was in D, the episode ends. */
+static __always_inline void wait_end(struct task_struct *next)
+{
+	__u32 tid = BPF_CORE_READ(next, pid);
+	struct dstate_wait *wp, w;
+	__u64 now, delta;
+
+	wp = bpf_map_lookup_elem(&waits, &tid);
+	if (!wp)
+		return;
+	/* copy out first: a deleted element may be reused at once */
+	w = *wp;
+	bpf_map_delete_elem(&waits, &tid);
+	now = bpf_ktime_get_ns();
+	delta = now - w.start_ns;
+	if ((__s64)delta < 0)
+		return;
+	aggregate(&w, delta);
+	if (cfg_events && delta >= cfg_min_ns)
+		emit(&w, tid, now, delta);
+}
+
+static __always_inline int handle_switch(unsigned long long *ctx, bool preempt,
+					 struct task_struct *prev, struct task_struct *next)
+{
+	/*
+	 * A preempted task is still runnable whatever its state says (it
+	 * was preempted while setting up a sleep; the tracepoint reports it
+	 * as R+).
+	 */
+	if (!preempt) {
+		__u32 state = cfg_state_arg ? (__u32)ctx[3] : get_task_state(prev);
+
+		if (is_dstate(state))
+			wait_begin(ctx, prev, state);
+	}
+	wait_end(next);
+	return 0;
+}
+
+/*
+ * sched_waking runs in the waker's context (sched_wakeup may run later on
+ * the wakee's CPU, from an IPI), so current is the task that released the
+ * sleeper: the mutex owner that unlocked, the child that ended a vfork.
+ * The first waker wins; later wake-ups of a waking task do not pass
+ * try_to_wake_up()'s state check and never get here.
+ */
+static __always_inline int handle_waking(void *ctx, struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	struct dstate_wait *w;
+	__u64 id;
+
+	w = bpf_map_lookup_elem(&waits, &tid);
+	if (!w || w->waker_tid)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	w->wake_ns = bpf_ktime_get_ns();
+	w->waker_tgid = id >> 32;
+	w->waker_tid = (__u32)id;
+	bpf_get_current_comm(w->waker_comm, sizeof(w->waker_comm));
+	if (cfg_waker_stack)
+		w->waker_kstack_id = stack_id(ctx, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return handle_switch(ctx, preempt, prev, next);
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return handle_switch(ctx, preempt, prev, next);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(sched_waking_btf, struct task_struct *p)
+{
+	return handle_waking(ctx, p);
+}
+
+SEC("raw_tp/sched_waking")
+int BPF_PROG(sched_waking_raw, struct task_struct *p)
+{
+	return handle_waking(ctx, p);
+}
+
+char LICENSE[] SEC("license") = "GPL";
