@@ -63,6 +63,12 @@ $(LIB): $(COMMON_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# Syscall names and numbers from the kernel UAPI headers (linux-libc-dev).
+UNISTD_DIR ?= /usr/include/x86_64-linux-gnu/asm
+$(OUT)/syscall_table.h: scripts/gen-syscalls.sh | $(OUT)
+	scripts/gen-syscalls.sh $(UNISTD_DIR)/unistd_64.h $(UNISTD_DIR)/unistd_32.h $@
+$(OUT)/common/syscalls.o: $(OUT)/syscall_table.h
+
 # A tool's object needs its skeleton (if it has one) before it compiles.
 define bpf_tool
 $(OUT)/tools/$(1).o: tools/$(1).c $(OUT)/$(1).skel.h | $(OUT)/tools

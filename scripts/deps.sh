@@ -8,7 +8,7 @@
 #   scripts/deps.sh bench    build + test + benchmark packages
 set -e
 
-BUILD="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev make gcc pkg-config"
+BUILD="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev make gcc pkg-config linux-libc-dev"
 TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace"
 BENCH="hyperfine linux-perf time"
 

@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0
+/* strace-style argument decoding: the table and the printers. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include "syscalls.h"
+#include "sysdecode.h"
+
+#define F SC_FILE
+#define D SC_DESC
+#define P SC_PROCESS
+#define N SC_NET
+#define S SC_SIGNAL
+#define M SC_MEMORY
+#define I SC_IPC
+
+/*
+ * Classes follow strace's syscallent tables (TF, TD, TP, TN, TS, TM, TI);
+ * argument kinds follow the kernel's SYSCALL_DEFINE prototypes.
+ */
+static const struct sysdecode_info table[] = {
+	{ "read", D, "dru", 'd' },
+	{ "write", D, "dwu", 'd' },
+	{ "open", F | D, "pom", 'f' },
+	{ "close", D, "d", 'd' },
+	{ "stat", F, "px", 'd' },
+	{ "fstat", D, "dx", 'd' },
+	{ "lstat", F, "px", 'd' },
+	{ "poll", D, "xui", 'd' },
+	{ "lseek", D, "dle", 'd' },
+	{ "mmap", M | D, "xuPMdx", 'x' },
+	{ "mprotect", M, "xuP", 'd' },
+	{ "munmap", M, "xu", 'd' },
+	{ "brk", M, "x", 'x' },
+	{ "rt_sigaction", S, "gxxu", 'd' },
+	{ "rt_sigprocmask", S, "hxxu", 'd' },
+	{ "rt_sigreturn", S, "", 'd' },
+	{ "ioctl", D, "dxx", 'd' },
+	{ "pread64", D, "drul", 'd' },
+	{ "pwrite64", D, "dwul", 'd' },
+	{ "readv", D, "dxu", 'd' },
+	{ "writev", D, "dxu", 'd' },
+	{ "access", F, "pa", 'd' },
+	{ "pipe", D, "x", 'd' },
+	{ "select", D, "ixxxx", 'd' },
+	{ "sched_yield", 0, "", 'd' },
+	{ "mremap", M, "xuuix", 'x' },
+	{ "msync", M, "xui", 'd' },
+	{ "mincore", M, "xux", 'd' },
+	{ "madvise", M, "xui", 'd' },
+	{ "shmget", I, "iui", 'd' },
+	{ "shmat", I | M, "ixi", 'x' },
+	{ "shmctl", I, "iix", 'd' },
+	{ "dup", D, "d", 'f' },
+	{ "dup2", D, "di", 'f' },
+	{ "pause", S, "", 'd' },
+	{ "nanosleep", 0, "xx", 'd' },
+	{ "getitimer", 0, "ix", 'd' },
+	{ "alarm", 0, "u", 'd' },
+	{ "setitimer", 0, "ixx", 'd' },
+	{ "getpid", 0, "", 'd' },
+	{ "sendfile", D | N, "ddxu", 'd' },
+	{ "socket", N, "kti", 'f' },
+	{ "connect", N, "dxu", 'd' },
+	{ "accept", N, "dxx", 'f' },
+	{ "sendto", N, "dwuixu", 'd' },
+	{ "recvfrom", N, "druixx", 'd' },
+	{ "sendmsg", N, "dxi", 'd' },
+	{ "recvmsg", N, "dxi", 'd' },
+	{ "shutdown", N, "di", 'd' },
+	{ "bind", N, "dxu", 'd' },
+	{ "listen", N, "di", 'd' },
+	{ "getsockname", N, "dxx", 'd' },
+	{ "getpeername", N, "dxx", 'd' },
+	{ "socketpair", N, "ktix", 'd' },
+	{ "setsockopt", N, "diixu", 'd' },
+	{ "getsockopt", N, "diixx", 'd' },
+	{ "clone", P, "cxxxx", 'd' },
+	{ "fork", P, "", 'd' },
+	{ "vfork", P, "", 'd' },
+	{ "execve", F | P, "pvv", 'd' },
+	{ "exit", P, "i", 'n' },
+	{ "wait4", P, "ixWx", 'd' },
+	{ "kill", S | P, "ig", 'd' },
+	{ "uname", 0, "x", 'd' },
+	{ "semget", I, "iii", 'd' },
+	{ "semop", I, "ixu", 'd' },
+	{ "semctl", I, "iiix", 'd' },
+	{ "shmdt", I | M, "x", 'd' },
+	{ "msgget", I, "ii", 'd' },
+	{ "msgsnd", I, "ixui", 'd' },
+	{ "msgrcv", I, "ixuli", 'd' },
+	{ "msgctl", I, "iix", 'd' },
+	{ "fcntl", D, "dfx", 'd' },
+	{ "flock", D, "di", 'd' },
+	{ "fsync", D, "d", 'd' },
+	{ "fdatasync", D, "d", 'd' },
+	{ "truncate", F, "pl", 'd' },
+	{ "ftruncate", D, "dl", 'd' },
+	{ "getdents", D, "dxu", 'd' },
+	{ "getcwd", F, "Ru", 'd' },
+	{ "chdir", F, "p", 'd' },
+	{ "fchdir", D, "d", 'd' },
+	{ "rename", F, "pp", 'd' },
+	{ "mkdir", F, "pm", 'd' },
+	{ "rmdir", F, "p", 'd' },
+	{ "creat", F | D, "pm", 'f' },
+	{ "link", F, "pp", 'd' },
+	{ "unlink", F, "p", 'd' },
+	{ "symlink", F, "pp", 'd' },
+	{ "readlink", F, "pRu", 'd' },
+	{ "chmod", F, "pm", 'd' },
+	{ "fchmod", D, "dm", 'd' },
+	{ "chown", F, "pii", 'd' },
+	{ "fchown", D, "dii", 'd' },
+	{ "lchown", F, "pii", 'd' },
+	{ "umask", 0, "m", 'd' },
+	{ "gettimeofday", 0, "xx", 'd' },
+	{ "getrlimit", 0, "ix", 'd' },
+	{ "getrusage", 0, "ix", 'd' },
+	{ "sysinfo", 0, "x", 'd' },
+	{ "times", 0, "x", 'd' },
+	{ "ptrace", 0, "iixx", 'd' },
+	{ "getuid", 0, "", 'd' },
+	{ "syslog", 0, "ixi", 'd' },
+	{ "getgid", 0, "", 'd' },
+	{ "setuid", 0, "i", 'd' },
+	{ "setgid", 0, "i", 'd' },
+	{ "geteuid", 0, "", 'd' },
+	{ "getegid", 0, "", 'd' },
+	{ "setpgid", 0, "ii", 'd' },
+	{ "getppid", 0, "", 'd' },
+	{ "getpgrp", 0, "", 'd' },
+	{ "setsid", 0, "", 'd' },
+	{ "setreuid", 0, "ii", 'd' },
+	{ "setregid", 0, "ii", 'd' },
+	{ "getgroups", 0, "ix", 'd' },
+	{ "setgroups", 0, "ix", 'd' },
+	{ "setresuid", 0, "iii", 'd' },
+	{ "getresuid", 0, "xxx", 'd' },
+	{ "setresgid", 0, "iii", 'd' },
+	{ "getresgid", 0, "xxx", 'd' },
+	{ "getpgid", 0, "i", 'd' },
+	{ "setfsuid", 0, "i", 'd' },
+	{ "setfsgid", 0, "i", 'd' },
+	{ "getsid", 0, "i", 'd' },
+	{ "capget", 0, "xx", 'd' },
+	{ "capset", 0, "xx", 'd' },
+	{ "rt_sigpending", S, "xu", 'd' },
+	{ "rt_sigtimedwait", S, "xxxu", 'd' },
+	{ "rt_sigqueueinfo", S | P, "igx", 'd' },
+	{ "rt_sigsuspend", S, "xu", 'd' },
+	{ "sigaltstack", S, "xx", 'd' },
+	{ "utime", F, "px", 'd' },
+	{ "mknod", F, "pmx", 'd' },
+	{ "personality", 0, "x", 'x' },
+	{ "statfs", F, "px", 'd' },
+	{ "fstatfs", D, "dx", 'd' },
+	{ "getpriority", 0, "ii", 'd' },
+	{ "setpriority", 0, "iii", 'd' },
+	{ "mlock", M, "xu", 'd' },
+	{ "munlock", M, "xu", 'd' },
+	{ "mlockall", M, "x", 'd' },
+	{ "munlockall", M, "", 'd' },
+	{ "prctl", 0, "ixxxx", 'd' },
+	{ "arch_prctl", 0, "xx", 'd' },
+	{ "chroot", F, "p", 'd' },
+	{ "sync", 0, "", 'd' },
+	{ "acct", F, "p", 'd' },
+	{ "mount", F, "ppsxx", 'd' },
+	{ "umount2", F, "pi", 'd' },
+	{ "swapon", F, "pi", 'd' },
+	{ "swapoff", F, "p", 'd' },
+	{ "sethostname", 0, "su", 'd' },
+	{ "gettid", 0, "", 'd' },
+	{ "readahead", D, "dlu", 'd' },
+	{ "setxattr", F, "psxui", 'd' },
+	{ "lsetxattr", F, "psxui", 'd' },
+	{ "fsetxattr", D, "dsxui", 'd' },
+	{ "getxattr", F, "psxu", 'd' },
+	{ "lgetxattr", F, "psxu", 'd' },
+	{ "fgetxattr", D, "dsxu", 'd' },
+	{ "listxattr", F, "pxu", 'd' },
+	{ "llistxattr", F, "pxu", 'd' },
+	{ "flistxattr", D, "dxu", 'd' },
+	{ "removexattr", F, "ps", 'd' },
+	{ "lremovexattr", F, "ps", 'd' },
+	{ "fremovexattr", D, "ds", 'd' },
+	{ "tkill", S | P, "ig", 'd' },
+	{ "time", 0, "x", 'd' },
+	{ "futex", 0, "xiixxi", 'd' },
+	{ "sched_setaffinity", 0, "iux", 'd' },
+	{ "sched_getaffinity", 0, "iux", 'd' },
+	{ "epoll_create", D, "i", 'f' },
+	{ "getdents64", D, "dxu", 'd' },
+	{ "set_tid_address", 0, "x", 'd' },
+	{ "restart_syscall", 0, "", 'd' },
+	{ "fadvise64", D, "dlli", 'd' },
+	{ "clock_gettime", 0, "ix", 'd' },
+	{ "clock_getres", 0, "ix", 'd' },
+	{ "clock_nanosleep", 0, "iixx", 'd' },
+	{ "exit_group", P, "i", 'n' },
+	{ "epoll_wait", D, "dxii", 'd' },
+	{ "epoll_ctl", D, "didx", 'd' },
+	{ "tgkill", S | P, "iig", 'd' },
+	{ "utimes", F, "px", 'd' },
+	{ "mbind", M, "xuixux", 'd' },
+	{ "set_mempolicy", M, "ixu", 'd' },
+	{ "get_mempolicy", M, "xxuxx", 'd' },
+	{ "mq_open", D, "somx", 'f' },
+	{ "mq_unlink", 0, "s", 'd' },
+	{ "mq_timedsend", D, "dwuux", 'd' },
+	{ "mq_timedreceive", D, "druxx", 'd' },
+	{ "mq_notify", D, "dx", 'd' },
+	{ "mq_getsetattr", D, "dxx", 'd' },
+	{ "waitid", P, "iixWx", 'd' },
+	{ "inotify_init", D, "", 'f' },
+	{ "inotify_add_watch", D | F, "dpx", 'd' },
+	{ "inotify_rm_watch", D, "di", 'd' },
+	{ "migrate_pages", M, "iuxx", 'd' },
+	{ "openat", F | D, "Dpom", 'f' },
+	{ "mkdirat", F | D, "Dpm", 'd' },
+	{ "mknodat", F | D, "Dpmx", 'd' },
+	{ "fchownat", F | D, "DpiiA", 'd' },
+	{ "futimesat", F | D, "Dpx", 'd' },
+	{ "newfstatat", F | D, "DpxA", 'd' },
+	{ "unlinkat", F | D, "DpA", 'd' },
+	{ "renameat", F | D, "DpDp", 'd' },
+	{ "linkat", F | D, "DpDpA", 'd' },
+	{ "symlinkat", F | D, "pDp", 'd' },
+	{ "readlinkat", F | D, "DpRu", 'd' },
+	{ "fchmodat", F | D, "Dpm", 'd' },
+	{ "faccessat", F | D, "Dpa", 'd' },
+	{ "pselect6", D, "ixxxxx", 'd' },
+	{ "ppoll", D, "xuxxu", 'd' },
+	{ "unshare", 0, "c", 'd' },
+	{ "splice", D, "dxdxux", 'd' },
+	{ "tee", D, "ddux", 'd' },
+	{ "sync_file_range", D, "dllx", 'd' },
+	{ "vmsplice", D, "dxux", 'd' },
+	{ "move_pages", M, "iuxxxx", 'd' },
+	{ "utimensat", F | D, "DpxA", 'd' },
+	{ "epoll_pwait", D, "dxiixu", 'd' },
+	{ "signalfd", D | S, "dxu", 'f' },
+	{ "timerfd_create", D, "ix", 'f' },
+	{ "eventfd", D, "u", 'f' },
+	{ "fallocate", D, "dill", 'd' },
+	{ "timerfd_settime", D, "dxxx", 'd' },
+	{ "timerfd_gettime", D, "dx", 'd' },
+	{ "accept4", N, "dxxt", 'f' },
+	{ "signalfd4", D | S, "dxux", 'f' },
+	{ "eventfd2", D, "ux", 'f' },
+	{ "epoll_create1", D, "x", 'f' },
+	{ "dup3", D, "dio", 'f' },
+	{ "pipe2", D, "xo", 'd' },
+	{ "inotify_init1", D, "x", 'f' },
+	{ "preadv", D, "dxul", 'd' },
+	{ "pwritev", D, "dxul", 'd' },
+	{ "rt_tgsigqueueinfo", S | P, "iigx", 'd' },
+	{ "recvmmsg", N, "dxuix", 'd' },
+	{ "fanotify_init", D, "xx", 'f' },
+	{ "fanotify_mark", D | F, "dxxDp", 'd' },
+	{ "prlimit64", 0, "iixx", 'd' },
+	{ "name_to_handle_at", F | D, "DpxxA", 'd' },
+	{ "open_by_handle_at", D, "dxo", 'f' },
+	{ "syncfs", D, "d", 'd' },
+	{ "sendmmsg", N, "dxui", 'd' },
+	{ "setns", D, "dc", 'd' },
+	{ "getcpu", 0, "xxx", 'd' },
+	{ "process_vm_readv", 0, "ixuxux", 'd' },
+	{ "process_vm_writev", 0, "ixuxux", 'd' },
+	{ "finit_module", D, "dsx", 'd' },
+	{ "renameat2", F | D, "DpDpx", 'd' },
+	{ "getrandom", 0, "rux", 'd' },
+	{ "memfd_create", D, "sx", 'f' },
+	{ "execveat", F | D | P, "DpvvA", 'd' },
+	{ "membarrier", 0, "ix", 'd' },
+	{ "copy_file_range", D, "dxdxux", 'd' },
+	{ "preadv2", D, "dxulxx", 'd' },
+	{ "pwritev2", D, "dxulxx", 'd' },
+	{ "pkey_mprotect", M, "xuPi", 'd' },
+	{ "statx", F | D, "DpAxx", 'd' },
+	{ "io_uring_setup", D, "ux", 'f' },
+	{ "io_uring_enter", D, "duuxxu", 'd' },
+	{ "io_uring_register", D, "duxu", 'd' },
+	{ "open_tree", F | D, "Dpx", 'f' },
+	{ "move_mount", F | D, "DpDpx", 'd' },
+	{ "fsopen", D, "sx", 'f' },
+	{ "fsmount", D, "dxx", 'f' },
+	{ "fspick", F | D, "Dpx", 'f' },
+	{ "pidfd_send_signal", D | S | P, "dgxx", 'd' },
+	{ "pidfd_open", D, "ix", 'f' },
+	{ "clone3", P, "xu", 'd' },
+	{ "close_range", D, "uux", 'd' },
+	{ "openat2", F | D, "Dpxu", 'f' },
+	{ "pidfd_getfd", D, "ddx", 'f' },
+	{ "faccessat2", F | D, "DpaA", 'd' },
+	{ "process_madvise", D, "dxuix", 'd' },
+	{ "epoll_pwait2", D, "dxixxu", 'd' },
+	{ "mount_setattr", F | D, "DpAxu", 'd' },
+	{ "memfd_secret", D | M, "x", 'f' },
+	{ "process_mrelease", D, "dx", 'd' },
+};
+
+#undef F
+#undef D
+#undef P
+#undef N
+#undef S
+#undef M
+#undef I
+
+const struct sysdecode_info *sysdecode__table(size_t *n)
+{
+	*n = sizeof(table) / sizeof(table[0]);
+	return table;
+}
+
+const struct sysdecode_info *sysdecode__find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strcmp(table[i].name, name))
+			return &table[i];
+	return NULL;
+}
+
+unsigned int sysdecode__class(const char *name)
+{
+	static const struct { const char *n; unsigned int c; } classes[] = {
+		{ "file", SC_FILE }, { "desc", SC_DESC }, { "process", SC_PROCESS },
+		{ "net", SC_NET }, { "network", SC_NET }, { "signal", SC_SIGNAL },
+		{ "memory", SC_MEMORY }, { "ipc", SC_IPC },
+	};
+
+	if (*name == '%')
+		name++;
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (!strcmp(classes[i].n, name))
+			return classes[i].c;
+	return 0;
+}
+
+unsigned int sysdecode__capture_mask(const struct sysdecode_info *in)
+{
+	unsigned int m = 0;
+
+	if (!in)
+		return 0;
+	for (int i = 0; in->args[i] && i < 6; i++) {
+		switch (in->args[i]) {
+		case 'p':
+		case 's':
+			m |= SYSDECODE_CAP_STR(i);
+			break;
+		case 'w':
+			m |= (unsigned int)(i + 1) << 8;
+			break;
+		case 'r':
+		case 'R':
+			m |= (unsigned int)(i + 1) << 12;
+			break;
+		}
+	}
+	return m;
+}
+
+/* ---- text ---------------------------------------------------------- */
+
+void sbuf__printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = b->cap - b->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if ((size_t)n < room) {
+			b->len += n;
+			return;
+		}
+		size_t cap = b->cap ? b->cap * 2 : 256;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+
+		if (!p)
+			return;
+		b->p = p;
+		b->cap = cap;
+	}
+}
+
+void sbuf__reset(struct sbuf *b)
+{
+	b->len = 0;
+	if (b->p)
+		b->p[0] = 0;
+}
+
+void sbuf__free(struct sbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more)
+{
+	size_t n = len < max ? len : max;
+
+	sbuf__printf(b, "\"");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		switch (c) {
+		case '"': sbuf__printf(b, "\\\""); break;
+		case '\\': sbuf__printf(b, "\\\\"); break;
+		case '\n': sbuf__printf(b, "\\n"); break;
+		case '\t': sbuf__printf(b, "\\t"); break;
+		case '\r': sbuf__printf(b, "\\r"); break;
+		case '\v': sbuf__printf(b, "\\v"); break;
+		case '\f': sbuf__printf(b, "\\f"); break;
+		default:
+			if (c >= 0x20 && c < 0x7f) {
+				sbuf__printf(b, "%c", c);
+			} else {
+				/* the short octal form unless a digit follows */
+				bool digit = i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7';
+
+				sbuf__printf(b, digit ? "\\%03o" : "\\%o", c);
+			}
+		}
+	}
+	sbuf__printf(b, "\"%s", more || len > max ? "..." : "");
+}
+
+struct flag {
+	unsigned long long v;
+	const char *name;
+};
+#define FL(x) { x, #x }
+
+static const struct flag open_flags[] = {
+	FL(O_CREAT), FL(O_EXCL), FL(O_NOCTTY), FL(O_TRUNC), FL(O_APPEND), FL(O_NONBLOCK),
+	FL(O_SYNC), FL(O_DSYNC), FL(O_ASYNC), FL(O_DIRECT),
+	/* glibc defines O_LARGEFILE as 0 on 64-bit; the kernel's bit: */
+	{ 0100000, "O_LARGEFILE" },
+	FL(O_DIRECTORY), FL(O_NOFOLLOW), FL(O_NOATIME), FL(O_CLOEXEC), FL(O_PATH),
+	{ 020000000, "__O_TMPFILE" }, { 0 },
+};
+static const struct flag at_flags[] = {
+	FL(AT_SYMLINK_NOFOLLOW), FL(AT_REMOVEDIR), FL(AT_SYMLINK_FOLLOW), FL(AT_NO_AUTOMOUNT),
+	FL(AT_EMPTY_PATH), { 0x6000, "AT_STATX_DONT_SYNC|AT_STATX_FORCE_SYNC" }, { 0 },
+};
+static const struct flag prot_flags[] = {
+	FL(PROT_READ), FL(PROT_WRITE), FL(PROT_EXEC), FL(PROT_GROWSDOWN), FL(PROT_GROWSUP), { 0 },
+};
+static const struct flag map_flags[] = {
+	FL(MAP_FIXED), FL(MAP_ANONYMOUS), FL(MAP_GROWSDOWN), FL(MAP_DENYWRITE),
+	FL(MAP_EXECUTABLE), FL(MAP_LOCKED), FL(MAP_NORESERVE), FL(MAP_POPULATE),
+	FL(MAP_NONBLOCK), FL(MAP_STACK), FL(MAP_HUGETLB), FL(MAP_SYNC),
+	FL(MAP_FIXED_NOREPLACE), { 0 },
+};
+static const struct flag clone_flags[] = {
+	FL(CLONE_VM), FL(CLONE_FS), FL(CLONE_FILES), FL(CLONE_SIGHAND), FL(CLONE_PIDFD),
+	FL(CLONE_PTRACE), FL(CLONE_VFORK), FL(CLONE_PARENT), FL(CLONE_THREAD),
+	FL(CLONE_NEWNS), FL(CLONE_SYSVSEM), FL(CLONE_SETTLS), FL(CLONE_PARENT_SETTID),
+	FL(CLONE_CHILD_CLEARTID), FL(CLONE_DETACHED), FL(CLONE_UNTRACED),
+	FL(CLONE_CHILD_SETTID), FL(CLONE_NEWCGROUP), FL(CLONE_NEWUTS), FL(CLONE_NEWIPC),
+	FL(CLONE_NEWUSER), FL(CLONE_NEWPID), FL(CLONE_NEWNET), FL(CLONE_IO), { 0 },
+};
+static const struct flag wait_flags[] = {
+	FL(WNOHANG), FL(WUNTRACED), FL(WCONTINUED), FL(WEXITED), FL(WNOWAIT),
+	FL(__WNOTHREAD), FL(__WALL), FL(__WCLONE), { 0 },
+};
+static const struct flag sock_flags[] = { FL(SOCK_NONBLOCK), FL(SOCK_CLOEXEC), { 0 } };
+static const struct flag access_flags[] = { FL(R_OK), FL(W_OK), FL(X_OK), { 0 } };
+
+static const struct flag families[] = {
+	FL(AF_UNSPEC), FL(AF_UNIX), FL(AF_INET), FL(AF_INET6), FL(AF_NETLINK), FL(AF_PACKET),
+	FL(AF_VSOCK), FL(AF_ALG), { 0, NULL },
+};
+static const struct flag sock_types[] = {
+	FL(SOCK_STREAM), FL(SOCK_DGRAM), FL(SOCK_RAW), FL(SOCK_RDM), FL(SOCK_SEQPACKET),
+	FL(SOCK_PACKET), { 0, NULL },
+};
+static const struct flag fcntl_cmds[] = {
+	FL(F_DUPFD), FL(F_GETFD), FL(F_SETFD), FL(F_GETFL), FL(F_SETFL), FL(F_GETLK),
+	FL(F_SETLK), FL(F_SETLKW), FL(F_SETOWN), FL(F_GETOWN), FL(F_SETSIG), FL(F_GETSIG),
+	FL(F_OFD_GETLK), FL(F_OFD_SETLK), FL(F_OFD_SETLKW), FL(F_SETLEASE), FL(F_GETLEASE),
+	FL(F_NOTIFY), FL(F_DUPFD_CLOEXEC), FL(F_SETPIPE_SZ), FL(F_GETPIPE_SZ),
+	FL(F_ADD_SEALS), FL(F_GET_SEALS), { 0, NULL },
+};
+static const struct flag how[] = { FL(SIG_BLOCK), FL(SIG_UNBLOCK), FL(SIG_SETMASK), { 0, NULL } };
+static const struct flag whence[] = {
+	FL(SEEK_SET), FL(SEEK_CUR), FL(SEEK_END), FL(SEEK_DATA), FL(SEEK_HOLE), { 0, NULL },
+};
+
+/* Bits: names joined by '|', what is left in hex; zero as zero_name or "0". */
+static void bits(struct sbuf *b, const struct flag *t, unsigned long long v, const char *zero)
+{
+	bool first = true;
+
+	if (!v) {
+		sbuf__printf(b, "%s", zero ? zero : "0");
+		return;
+	}
+	for (; t->v; t++) {
+		if ((v & t->v) == t->v) {
+			sbuf__printf(b, "%s%s", first ? "" : "|", t->name);
+			v &= ~t->v;
+			first = false;
+		}
+	}
+	if (v || first)
+		sbuf__printf(b, "%s%#llx", first ? "" : "|", v);
+}
+
+/* One value of an enumeration, else the number. */
+static void value(struct sbuf *b, const struct flag *t, long long v)
+{
+	for (; t->name; t++) {
+		if ((long long)t->v == v) {
+			sbuf__printf(b, "%s", t->name);
+			return;
+		}
+	}
+	sbuf__printf(b, "%lld", v);
+}
+
+static void signal_name(struct sbuf *b, int sig)
+{
+	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+
+	if (abbrev)
+		sbuf__printf(b, "SIG%s", abbrev);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		sbuf__printf(b, "SIGRT_%d", sig - SIGRTMIN);
+	else
+		sbuf__printf(b, "%d", sig);
+}
+
+void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
+{
+	switch (kind) {
+	case 'o': {
+		static const char *acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+		unsigned long long rest = v & ~(unsigned long long)O_ACCMODE;
+
+		/* O_TMPFILE includes O_DIRECTORY: print it as strace does */
+		sbuf__printf(b, "%s", acc[v & O_ACCMODE]);
+		if (rest) {
+			sbuf__printf(b, "|");
+			bits(b, open_flags, rest, NULL);
+		}
+		break;
+	}
+	case 'A':
+		bits(b, at_flags, v, "0");
+		break;
+	case 'P':
+		bits(b, prot_flags, v, "PROT_NONE");
+		break;
+	case 'M': {
+		static const char *type[] = { "0", "MAP_SHARED", "MAP_PRIVATE", "MAP_SHARED_VALIDATE" };
+		unsigned long long t = v & 0xf, rest = v & ~0xfULL;
+
+		if (t < 4)
+			sbuf__printf(b, "%s", type[t]);
+		else
+			sbuf__printf(b, "%#llx", t);
+		if (rest) {
+			sbuf__printf(b, "|");
+			bits(b, map_flags, rest, NULL);
+		}
+		break;
+	}
+	case 'c': {
+		unsigned long long sig = v & 0xff, rest = v & ~0xffULL;
+
+		if (rest)
+			bits(b, clone_flags, rest, NULL);
+		if (sig) {
+			if (rest)
+				sbuf__printf(b, "|");
+			signal_name(b, sig);
+		} else if (!rest) {
+			sbuf__printf(b, "0");
+		}
+		break;
+	}
+	case 'W':
+		bits(b, wait_flags, v, "0");
+		break;
+	case 'a':
+		bits(b, access_flags, v, "F_OK");
+		break;
+	case 'g':
+		signal_name(b, (int)v);
+		break;
+	case 'k':
+		value(b, families, (int)v);
+		break;
+	case 't': {
+		unsigned long long rest = v & ~0xfULL;
+
+		value(b, sock_types, v & 0xf);
+		if (rest) {
+			sbuf__printf(b, "|");
+			bits(b, sock_flags, rest, NULL);
+		}
+		break;
+	}
+	case 'f':
+		value(b, fcntl_cmds, (int)v);
+		break;
+	case 'h':
+		value(b, how, (int)v);
+		break;
+	case 'e':
+		value(b, whence, (int)v);
+		break;
+	case 'm':
+		sbuf__printf(b, "%#llo", v);
+		break;
+	default:
+		sbuf__printf(b, "%#llx", v);
+	}
+}
+
+/* -y: "3</etc/hostname>" from /proc/<tgid>/fd/<fd> while it is open. */
+static void fd_arg(struct sbuf *b, const struct sysdecode_opts *o, int fd)
+{
+	char path[64], target[PATH_MAX];
+	ssize_t n;
+
+	sbuf__printf(b, "%d", fd);
+	if (!o->fd_paths || fd < 0 || !o->tgid)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", o->tgid, fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = 0;
+		sbuf__printf(b, "<%s>", target);
+	}
+}
+
+void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
+		    unsigned long long v, const struct sysdecode_cap *cap,
+		    unsigned long long next)
+{
+	switch (kind) {
+	case 'd':
+		fd_arg(b, o, (int)v);
+		return;
+	case 'D':
+		if ((int)v == AT_FDCWD)
+			sbuf__printf(b, "AT_FDCWD");
+		else
+			fd_arg(b, o, (int)v);
+		return;
+	case 'i':
+		sbuf__printf(b, "%d", (int)v);
+		return;
+	case 'u':
+		sbuf__printf(b, "%llu", v);
+		return;
+	case 'l':
+		sbuf__printf(b, "%lld", (long long)v);
+		return;
+	case 'p':
+	case 's':
+	case 'w':
+	case 'r':
+	case 'R':
+		if (!v) {
+			sbuf__printf(b, "NULL");
+		} else if (cap && cap->valid && cap->len >= 0) {
+			size_t max = kind == 'p' ? (size_t)-1 : (size_t)o->strsize;
+			size_t len = cap->len;
+			bool more = cap->more;
+
+			if (kind == 'w' && next > len)
+				more = true;
+			if (kind == 'R')	/* up to the NUL */
+				len = strnlen(cap->data, len);
+			sysdecode__quote(b, cap->data, len, max, more);
+		} else {
+			sbuf__printf(b, "%#llx", v);
+		}
+		return;
+	case 'x':
+	case 'v':
+		if (!v)
+			sbuf__printf(b, "NULL");
+		else
+			sbuf__printf(b, "%#llx", v);
+		return;
+	default:
+		sysdecode__flags(b, kind, v);
+	}
+}
+
+/* Kernel-internal codes (include/linux/errno.h) a tracer sees at exit. */
+static const struct { int e; const char *name, *desc; } kerrs[] = {
+	{ 512, "ERESTARTSYS", "To be restarted if SA_RESTART is set" },
+	{ 513, "ERESTARTNOINTR", "To be restarted" },
+	{ 514, "ERESTARTNOHAND", "To be restarted if no handler" },
+	{ 515, "ENOIOCTLCMD", "Unknown ioctl command" },
+	{ 516, "ERESTART_RESTARTBLOCK", "Interrupted by signal" },
+};
+
+const char *sysdecode__errname(int err, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof(kerrs) / sizeof(kerrs[0]); i++)
+		if (kerrs[i].e == err)
+			return kerrs[i].name;
+	return errno__name(err, buf, len);
+}
+
+const char *sysdecode__errdesc(int err)
+{
+	for (size_t i = 0; i < sizeof(kerrs) / sizeof(kerrs[0]); i++)
+		if (kerrs[i].e == err)
+			return kerrs[i].desc;
+	return strerror(err);
+}
+
+void sysdecode__ret(struct sbuf *b, const struct sysdecode_opts *o, char kind, long long ret)
+{
+	char name[32];
+
+	if (kind == 'n') {
+		sbuf__printf(b, " = ?");
+		return;
+	}
+	if (ret < 0 && ret >= -4095) {
+		int err = -ret;
+
+		if (err >= 512 && err <= 516)	/* strace: "= ? ERESTARTSYS (...)" */
+			sbuf__printf(b, " = ? %s (%s)", sysdecode__errname(err, name, sizeof(name)),
+				     sysdecode__errdesc(err));
+		else
+			sbuf__printf(b, " = -1 %s (%s)", sysdecode__errname(err, name, sizeof(name)),
+				     sysdecode__errdesc(err));
+		return;
+	}
+	sbuf__printf(b, " = ");
+	if (kind == 'x')
+		sbuf__printf(b, "%#llx", ret);
+	else if (kind == 'f')
+		fd_arg(b, o, (int)ret);
+	else
+		sbuf__printf(b, "%lld", ret);
+}

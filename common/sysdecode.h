@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * strace-style decoding of system call arguments, table-driven: one row
+ * per syscall name gives its classes (%file, %desc, ...), the kind of
+ * each argument and of the return value. The same table tells the BPF
+ * side which arguments to copy (strings and buffers).
+ */
+#ifndef BPFLITE_SYSDECODE_H
+#define BPFLITE_SYSDECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Classes, as strace's -e trace=%class. */
+enum {
+	SC_FILE		= 1 << 0,
+	SC_DESC		= 1 << 1,
+	SC_PROCESS	= 1 << 2,
+	SC_NET		= 1 << 3,
+	SC_SIGNAL	= 1 << 4,
+	SC_MEMORY	= 1 << 5,
+	SC_IPC		= 1 << 6,
+};
+
+/*
+ * Argument kinds (one letter each):
+ *   d fd            D dirfd (AT_FDCWD)   p path (copied)    s string (copied, -s)
+ *   w input buffer, its length is the next argument (copied at entry, -s)
+ *   r output buffer, length = return value (copied at exit, -s)
+ *   R output string (copied at exit)
+ *   i int           u unsigned           l long             x pointer or hex
+ *   o open flags    m mode (octal)       A AT_* flags        a access mode
+ *   P PROT_*        M MAP_*              c CLONE_* (+ signal) g signal
+ *   W wait options  k address family    t socket type       f fcntl command
+ *   h sigprocmask how                    e lseek whence     v string array (pointer)
+ * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
+ * return ("= ?").
+ */
+struct sysdecode_info {
+	const char *name;
+	unsigned int classes;
+	const char *args;
+	char ret;
+};
+
+/* The row of a syscall name; NULL when the table has none. */
+const struct sysdecode_info *sysdecode__find(const char *name);
+/* Class bit of "%file", "file", ...; 0 when unknown. */
+unsigned int sysdecode__class(const char *name);
+/* Every row, for walks (classes to numbers); *n rows. */
+const struct sysdecode_info *sysdecode__table(size_t *n);
+
+/*
+ * Which arguments the BPF side copies, as a mask for it:
+ * bits 0-5 strings copied at entry (p, s), bits 8-10 the 1-based index of
+ * an input buffer (w), bits 12-14 the 1-based index of an output buffer
+ * (r, R) copied at exit.
+ */
+unsigned int sysdecode__capture_mask(const struct sysdecode_info *in);
+#define SYSDECODE_CAP_STR(i)	(1u << (i))
+#define SYSDECODE_CAP_IN(m)	(((m) >> 8) & 7)
+#define SYSDECODE_CAP_OUT(m)	(((m) >> 12) & 7)
+
+/* A growing text line. */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+void sbuf__printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sbuf__reset(struct sbuf *b);
+void sbuf__free(struct sbuf *b);
+
+/* A captured argument: bytes copied (len), and whether more existed. */
+struct sysdecode_cap {
+	const char *data;
+	int len;		/* < 0: the copy failed (bad address) */
+	bool valid;
+	bool more;		/* the data went on past what was copied */
+};
+
+struct sysdecode_opts {
+	int strsize;		/* -s: bytes of strings and buffers shown */
+	bool fd_paths;		/* -y: fd paths */
+	pid_t tgid;		/* for -y: /proc/<tgid>/fd */
+};
+
+/* strace's quoting: "..." with C escapes, and "..."... when cut at max. */
+void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more);
+/* Flags as "O_RDONLY|O_CLOEXEC" etc., by kind letter. */
+void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v);
+/*
+ * One argument: kind, raw value, capture (may be NULL), next argument's
+ * value (buffer lengths).
+ */
+void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
+		    unsigned long long v, const struct sysdecode_cap *cap,
+		    unsigned long long next);
+/* " = 3", " = -1 ENOENT (No such file or directory)", " = ?", " = 0x7f..." */
+void sysdecode__ret(struct sbuf *b, const struct sysdecode_opts *o, char kind, long long ret);
+/* Name and description of an errno, kernel-internal ones included. */
+const char *sysdecode__errname(int err, char *buf, size_t len);
+const char *sysdecode__errdesc(int err);
+
+#endif
