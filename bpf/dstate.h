@@ -9,8 +9,8 @@
 #define DSTATE_MAX_TASKS	10240
 #define DSTATE_MAX_AGG		10240
 /* Stack storage: distinct stacks (--stack-storage-size), frames per stack. */
-#define DSTATE_STACKS		2048
-#define DSTATE_STACK_DEPTH	127
+#define DSTATE_STACKS		8192
+#define DSTATE_STACK_DEPTH	64
 #define DSTATE_COMM_LEN		16
 /* No stack asked for (kernel thread's user stack, no -U, no -f). */
 #define DSTATE_NO_STACK		(-1)

@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dstate-lite: which tasks sit in uninterruptible sleep (D), for how
+ * long, and why. The user side of bpf/dstate.bpf.c: wait reasons (the
+ * kernel function that entered the wait, like wchan), histograms, folded
+ * wait+waker stacks, long episodes as they end, and the tasks stuck in D
+ * right now.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "tool.h"
+#include "hist.h"
+#include "json.h"
+#include "loop.h"
+#include "stacks.h"
+#include "syms.h"
+#include "timefmt.h"
+#include "dstate.h"
+#include "dstate.skel.h"
+
+#define TOOL "dstate-lite"
+#define TOP_COMMS 3
+
+static struct {
+	bool events;		/* -m */
+	long long min_ms;
+	bool hist, folded, user_stacks, include_idle, state_from_task;
+	long long stuck_ms;
+	long long stack_storage;
+} cfg = { .stuck_ms = 1000, .stack_storage = DSTATE_STACKS };
+
+enum {
+	OPT_INCLUDE_IDLE = 0x100,
+	OPT_STUCK,
+	OPT_STACK_STORAGE,
+	OPT_STATE_FROM_TASK,
+};
+
+static const char doc[] =
+"Trace uninterruptible (D) sleeps: who waits, how long, in which kernel\n"
+"function, and who woke them.\n"
+"\v"
+"EXAMPLES:\n"
+"    dstate-lite             # wait reasons, summarized at Ctrl-C\n"
+"    dstate-lite 5           # every 5 s: reasons, then tasks stuck in D now\n"
+"    dstate-lite -m 100      # each D sleep over 100 ms with stacks and waker\n"
+"    dstate-lite -H 10 1     # a latency histogram per reason, 10 s\n"
+"    dstate-lite -f 30 1 > d.folded  # wait;--;waker stacks for flame graphs\n"
+"    dstate-lite --stuck 5000 2  # every 2 s, tasks in D for over 5 s\n"
+"    dstate-lite -p 185 -U   # process 185 only, with user stacks\n"
+"    dstate-lite --include-idle  # also TASK_IDLE sleeps and frozen tasks\n"
+"    dstate-lite -j 1        # NDJSON every second\n";
+
+static const struct argp_option options[] = {
+	{ "min-ms", 'm', "MIN_MS", 0, "Print each D sleep of at least MIN_MS as it ends, with stacks and waker", 0 },
+	{ "histogram", 'H', NULL, 0, "Print a latency histogram per reason", 0 },
+	{ "folded", 'f', NULL, 0, "Print folded stacks (wait, then waker) for flame graphs", 0 },
+	{ "user-stacks", 'U', NULL, 0, "Also record user stacks", 0 },
+	{ "include-idle", OPT_INCLUDE_IDLE, NULL, 0, "Also TASK_IDLE sleeps and frozen tasks (not in the load average)", 0 },
+	{ "stuck", OPT_STUCK, "MS", 0, "List tasks in D for over MS at each interval (default 1000)", 0 },
+	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Distinct stacks kept (default 8192)", 0 },
+	{ "state-from-task", OPT_STATE_FROM_TASK, NULL, OPTION_HIDDEN, "Read the state from the task, not the tracepoint", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	(void)state;
+	switch (key) {
+	case 'm':
+		cfg.events = true;
+		cfg.min_ms = opts__num(arg, "MIN_MS", 0, LLONG_MAX / 1000000);
+		break;
+	case 'H':
+		cfg.hist = true;
+		break;
+	case 'f':
+		cfg.folded = true;
+		break;
+	case 'U':
+		cfg.user_stacks = true;
+		break;
+	case OPT_INCLUDE_IDLE:
+		cfg.include_idle = true;
+		break;
+	case OPT_STUCK:
+		cfg.stuck_ms = opts__num(arg, "stuck threshold", 0, LLONG_MAX / 1000000);
+		break;
+	case OPT_STACK_STORAGE:
+		cfg.stack_storage = opts__num(arg, "stack storage size", 16, 1 << 20);
+		break;
+	case OPT_STATE_FROM_TASK:
+		cfg.state_from_task = true;
+		break;
+	case ARGP_KEY_END:
+		if (cfg.folded && env.json)
+			msg__usage("-f and -j are mutually exclusive");
+		if (cfg.folded && cfg.hist)
+			msg__usage("-f and -H are mutually exclusive");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* ---- stacks and reasons ---------------------------------------------------- */
+
+static struct dstate_bpf *skel;
+static struct stack_printer printer;
+static int stacks_fd;
+
+static struct ksyms *ksyms(void)
+{
+	if (!printer.ksyms) {
+		printer.ksyms = ksyms__load();
+		if (printer.ksyms && ksyms__restricted(printer.ksyms)) {
+			msg__warn("kernel addresses are hidden (kptr_restrict)");
+			msg__hint("run as root, or: sysctl kernel.kptr_restrict=0");
+		}
+	}
+	return printer.ksyms;
+}
+
+/* A stack id of the BPF side as a struct stack (ips has DSTATE_STACK_DEPTH slots). */
+static void stack_get(__s32 id, __u64 *ips, struct stack *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ips = ips;
+	if (id == DSTATE_NO_STACK)
+		return;
+	if (id < 0 || stacks__read(stacks_fd, id, ips, DSTATE_STACK_DEPTH, s)) {
+		s->n = 0;
+		s->missed = true;
+	}
+}
+
+static const char *kname(__u64 addr, char *buf, size_t len)
+{
+	const struct ksym *k = ksyms() ? ksyms__find(printer.ksyms, addr) : NULL;
+
+	if (k)
+		return k->name;
+	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	return buf;
+}
+
+/*
+ * The scheduler and the sleeping primitives (schedule, mutex_lock,
+ * wait_for_completion, down_read, ...) are marked __sched and sit in
+ * .sched.text; the kernel's own wchan skips them the same way. The
+ * markers come from kallsyms (two lines read once); the names below catch
+ * primitives outside that section and kernels without the markers.
+ */
+static unsigned long sched_start, sched_end;
+
+static void sched_text_load(void)
+{
+	static bool loaded;
+	char line[256], name[128];
+	unsigned long addr;
+	char type;
+	FILE *f;
+
+	if (loaded)
+		return;
+	loaded = true;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && !(sched_start && sched_end)) {
+		if (line[strlen(line) - 1] != '\n' || !strstr(line, "__sched_text_"))
+			continue;
+		if (sscanf(line, "%lx %c %127s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "__sched_text_start"))
+			sched_start = addr;
+		else if (!strcmp(name, "__sched_text_end"))
+			sched_end = addr;
+	}
+	fclose(f);
+	if (sched_end <= sched_start)
+		sched_start = sched_end = 0;
+}
+
+static const char *const wait_primitives[] = {
+	"__schedule", "schedule", "schedule_*", "io_schedule*", "preempt_schedule*",
+	"*wait_for_completion*", "__wait_for_common*", "wait_for_common*",
+	"do_wait_for_common*", "__mutex_lock*", "mutex_lock*", "rwsem_down_*",
+	"down", "down_*", "__down*", "rt_mutex_*", "__rt_mutex*", "rtlock_*",
+	"bit_wait*", "__wait_on_bit*", "out_of_line_wait_on_bit*", "folio_wait_bit*",
+	"wait_on_page_bit*", "__folio_lock*", "__lock_page*", "usleep_range*",
+	"percpu_rwsem_wait*", "__percpu_down_*", "__refrigerator", "do_nanosleep",
+};
+
+static bool is_wait_primitive(__u64 addr, const char *name)
+{
+	if (sched_start && addr >= sched_start && addr < sched_end)
+		return true;
+	for (size_t i = 0; i < sizeof(wait_primitives) / sizeof(wait_primitives[0]); i++)
+		if (!fnmatch(wait_primitives[i], name, 0))
+			return true;
+	return false;
+}
+
+/* The first kernel frame below the scheduler and the wait primitives. */
+static const char *reason_of(const struct stack *s, char *buf, size_t len)
+{
+	const char *name = NULL;
+
+	if (s->missed)
+		return "[missed kernel stack]";
+	sched_text_load();
+	for (int i = 0; i < s->n; i++) {
+		name = kname(s->ips[i], buf, len);
+		if (stacks__is_bpf_frame(name) || is_wait_primitive(s->ips[i], name))
+			continue;
+		if (name != buf)
+			snprintf(buf, len, "%s", name);
+		return buf;
+	}
+	/* nothing but primitives: the outermost one says the most */
+	if (name && name != buf)
+		snprintf(buf, len, "%s", name);
+	return name ? buf : "[unknown]";
+}
+
+/* D, killable D, TASK_IDLE, frozen: the letters ps and the tracepoint use. */
+static const char *state_name(__u32 state)
+{
+	if (state & 0x8000)
+		return "frozen";
+	if ((state & 0x402) == 0x402)
+		return "I";
+	if ((state & 0x102) == 0x102)
+		return "D(killable)";
+	return "D";
+}
+
+static void print_kstack(FILE *f, const struct stack *s, const char *indent)
+{
+	char buf[32];
+
+	if (s->missed) {
+		fprintf(f, "%s[missed kernel stack]\n", indent);
+		return;
+	}
+	for (int i = 0; i < s->n; i++) {
+		const char *name = kname(s->ips[i], buf, sizeof(buf));
+
+		if (!stacks__is_bpf_frame(name))
+			fprintf(f, "%s%s\n", indent, name);
+	}
+}
+
+static void print_ustack(FILE *f, const struct stack *s, pid_t tgid, const char *indent)
+{
+	char buf[256];
+
+	if (s->missed) {
+		fprintf(f, "%s[missed user stack]\n", indent);
+		return;
+	}
+	for (int i = 0; i < s->n; i++)
+		fprintf(f, "%s%s\n", indent,
+			usyms__name(printer.usyms, tgid, s->ips[i], false, buf, sizeof(buf)));
+}
+
+static double ms(__u64 ns)
+{
+	return ns / 1e6;
+}
+
+/* ---- ended episodes (-m) ----------------------------------------------------- */
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	const struct dstate_event *e = data;
+	__u64 kips[DSTATE_STACK_DEPTH], uips[DSTATE_STACK_DEPTH], wips[DSTATE_STACK_DEPTH];
+	struct stack ks, us, ws;
+	char reason[128], hms[16];
+	struct json j;
+
+	(void)ctx;
+	if (size < sizeof(*e))
+		return 0;
+	stack_get(e->kstack_id, kips, &ks);
+	stack_get(e->ustack_id, uips, &us);
+	stack_get(e->waker_kstack_id, wips, &ws);
+	reason_of(&ks, reason, sizeof(reason));
+	timefmt__hms(hms, sizeof(hms));
+	if (env.json) {
+		json__begin(&j, stdout);
+		json__str(&j, "type", "episode");
+		json__fixed(&j, "timestamp", timefmt__epoch(), 6);
+		json__str(&j, "time", hms);
+		json__strn(&j, "comm", e->comm, strnlen(e->comm, sizeof(e->comm)));
+		json__uint(&j, "pid", e->tgid);
+		json__uint(&j, "tid", e->tid);
+		json__uint(&j, "state", e->state);
+		json__str(&j, "state_name", state_name(e->state));
+		json__double(&j, "total_ms", ms(e->total_ns));
+		json__double(&j, "blocked_ms", ms(e->blocked_ns));
+		json__str(&j, "reason", reason);
+		stacks__json(&printer, &j, e->tgid, &ks, cfg.user_stacks ? &us : NULL);
+		json__obj(&j, "waker");
+		if (e->waker_tid) {
+			json__strn(&j, "comm", e->waker_comm, strnlen(e->waker_comm, sizeof(e->waker_comm)));
+			json__uint(&j, "pid", e->waker_tgid);
+			json__uint(&j, "tid", e->waker_tid);
+			stacks__json(&printer, &j, e->waker_tgid, &ws, NULL);
+		}
+		json__obj_end(&j);
+		json__end(&j);
+		return 0;
+	}
+	if (env.timestamp)
+		printf("%-8s ", hms);
+	printf("%-16.*s %-7u %-7u %-11s %10.3f ms  %s\n", DSTATE_COMM_LEN, e->comm, e->tgid,
+	       e->tid, state_name(e->state), ms(e->total_ns), reason);
+	print_kstack(stdout, &ks, "    ");
+	if (cfg.user_stacks && e->ustack_id != DSTATE_NO_STACK) {
+		printf("    -\n");
+		print_ustack(stdout, &us, e->tgid, "    ");
+	}
+	if (e->waker_tid) {
+		printf("  woken after %.3f ms by %.*s %u (pid %u):\n", ms(e->blocked_ns),
+		       DSTATE_COMM_LEN, e->waker_comm, e->waker_tid, e->waker_tgid);
+		print_kstack(stdout, &ws, "    ");
+	} else {
+		printf("  waker not seen\n");
+	}
+	printf("\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- summary by reason -------------------------------------------------------- */
+
+struct comm_count {
+	char comm[DSTATE_COMM_LEN + 1];
+	__u64 count;
+};
+
+struct reason {
+	char name[128];
+	__u64 count, total_ns, max_ns;
+	__u32 slots[HIST_SLOTS];
+	struct comm_count *comms;
+	int ncomms;
+};
+
+static int cmp_reason(const void *a, const void *b)
+{
+	const struct reason *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct comm_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->comm, y->comm);
+}
+
+static void reason_add(struct reason *r, const struct dstate_key *k, const struct dstate_val *v)
+{
+	int i;
+
+	r->count += v->count;
+	r->total_ns += v->total_ns;
+	if (v->max_ns > r->max_ns)
+		r->max_ns = v->max_ns;
+	for (i = 0; i < HIST_SLOTS; i++)
+		r->slots[i] += v->slots[i];
+	for (i = 0; i < r->ncomms; i++)
+		if (!strncmp(r->comms[i].comm, k->comm, DSTATE_COMM_LEN))
+			break;
+	if (i == r->ncomms) {
+		struct comm_count *c = realloc(r->comms, (r->ncomms + 1) * sizeof(*c));
+
+		if (!c)
+			return;
+		r->comms = c;
+		memset(&c[i], 0, sizeof(c[i]));
+		memcpy(c[i].comm, k->comm, DSTATE_COMM_LEN);
+		r->ncomms++;
+	}
+	r->comms[i].count += v->count;
+}
+
+static void print_summary(struct reason *rs, int n, const char *hms)
+{
+	struct json j;
+	int i, c;
+
+	if (env.json) {
+		json__begin(&j, stdout);
+		json__str(&j, "type", "interval");
+		json__fixed(&j, "timestamp", timefmt__epoch(), 6);
+		json__str(&j, "time", hms);
+		json__arr(&j, "reasons");
+		for (i = 0; i < n; i++) {
+			struct hist h = { .count = rs[i].count, .sum_ns = rs[i].total_ns };
+
+			json__obj(&j, NULL);
+			json__str(&j, "reason", rs[i].name);
+			json__uint(&j, "count", rs[i].count);
+			json__double(&j, "total_ms", ms(rs[i].total_ns));
+			json__double(&j, "avg_ms", ms(rs[i].total_ns) / rs[i].count);
+			json__double(&j, "max_ms", ms(rs[i].max_ns));
+			json__arr(&j, "comms");
+			for (c = 0; c < rs[i].ncomms; c++) {
+				json__obj(&j, NULL);
+				json__str(&j, "comm", rs[i].comms[c].comm);
+				json__uint(&j, "count", rs[i].comms[c].count);
+				json__obj_end(&j);
+			}
+			json__arr_end(&j);
+			if (cfg.hist) {
+				memcpy(h.slots, rs[i].slots, sizeof(h.slots));
+				json__obj(&j, "histogram");
+				hist__json_log2(&j, &h, "usecs", 1e3);
+				json__obj_end(&j);
+			}
+			json__obj_end(&j);
+		}
+		json__arr_end(&j);
+		json__end(&j);
+		return;
+	}
+	printf("\n");
+	if (env.timestamp)
+		printf("%-8s\n", hms);
+	printf("%-28s %6s %10s %9s %9s  %s\n", "REASON", "COUNT", "TOTAL_ms", "AVG_ms",
+	       "MAX_ms", "TOP COMMS");
+	for (i = 0; i < n; i++) {
+		printf("%-28s %6llu %10.3f %9.3f %9.3f ", rs[i].name,
+		       (unsigned long long)rs[i].count, ms(rs[i].total_ns),
+		       ms(rs[i].total_ns) / rs[i].count, ms(rs[i].max_ns));
+		for (c = 0; c < rs[i].ncomms && c < TOP_COMMS; c++)
+			printf(" %s(%llu)", rs[i].comms[c].comm, (unsigned long long)rs[i].comms[c].count);
+		printf("\n");
+	}
+	if (cfg.hist) {
+		for (i = 0; i < n; i++) {
+			printf("\nreason = %s\n", rs[i].name);
+			hist__print_log2(stdout, rs[i].slots, HIST_SLOTS, "usecs");
+		}
+	}
+}
+
+/* -f: comm;user;kernel;--;waker kernel (leaf first);waker comm  total_us */
+static void print_folded(const struct dstate_key *k, const struct dstate_val *v)
+{
+	__u64 kips[DSTATE_STACK_DEPTH], uips[DSTATE_STACK_DEPTH], wips[DSTATE_STACK_DEPTH];
+	struct stack ks, us, ws;
+	char buf[256];
+	int i;
+
+	stack_get(k->kstack_id, kips, &ks);
+	stack_get(k->ustack_id, uips, &us);
+	stack_get(k->waker_kstack_id, wips, &ws);
+	printf("%.*s", DSTATE_COMM_LEN, k->comm);
+	if (us.missed)
+		printf(";[missed user stack]");
+	for (i = us.n - 1; i >= 0; i--)
+		printf(";%s", usyms__name(printer.usyms, k->tgid, us.ips[i], false, buf, sizeof(buf)));
+	if (ks.missed)
+		printf(";[missed kernel stack]");
+	for (i = ks.n - 1; i >= 0; i--) {
+		const char *name = kname(ks.ips[i], buf, sizeof(buf));
+
+		if (!stacks__is_bpf_frame(name))
+			printf(";%s", name);
+	}
+	if (k->waker_comm[0]) {
+		printf(";--");
+		if (ws.missed)
+			printf(";[missed kernel stack]");
+		for (i = 0; i < ws.n; i++) {
+			const char *name = kname(ws.ips[i], buf, sizeof(buf));
+
+			if (!stacks__is_bpf_frame(name))
+				printf(";%s", name);
+		}
+		printf(";%.*s", DSTATE_COMM_LEN, k->waker_comm);
+	}
+	printf(" %llu\n", (unsigned long long)(v->total_ns / 1000));
+}
+
+/* ---- stuck now ------------------------------------------------------------------ */
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* bpf_ktime_get_ns()'s clock */
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+struct stuck {
+	__u32 tid;
+	struct dstate_wait w;
+};
+
+static int cmp_stuck(const void *a, const void *b)
+{
+	const struct stuck *x = a, *y = b;
+
+	if (x->w.start_ns != y->w.start_ns)
+		return x->w.start_ns < y->w.start_ns ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Tasks in D longer than the threshold, from the BPF side's waits map. */
+static int report_stuck(const char *hms)
+{
+	int fd = bpf_map__fd(skel->maps.waits), n = 0, i;
+	__u64 now = now_ns(), thresh = cfg.stuck_ms * 1000000ULL;
+	__u32 key, next, *prev = NULL;
+	struct stuck *st;
+	struct json j;
+
+	st = calloc(DSTATE_MAX_TASKS, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	/* bounded: keys deleted meanwhile may restart the walk */
+	for (i = 0; i < DSTATE_MAX_TASKS && !bpf_map_get_next_key(fd, prev, &next); i++) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &st[n].w))
+			continue;
+		if (st[n].w.wake_ns || now < st[n].w.start_ns || now - st[n].w.start_ns < thresh)
+			continue;
+		for (int d = 0; d < n; d++)
+			if (st[d].tid == key)
+				goto dup;
+		st[n++].tid = key;
+dup:;
+	}
+	qsort(st, n, sizeof(*st), cmp_stuck);
+
+	if (env.json) {
+		json__begin(&j, stdout);
+		json__str(&j, "type", "stuck");
+		json__fixed(&j, "timestamp", timefmt__epoch(), 6);
+		json__str(&j, "time", hms);
+		json__uint(&j, "threshold_ms", cfg.stuck_ms);
+		json__arr(&j, "tasks");
+	} else if (n) {
+		printf("\nSTUCK NOW: in D for over %lld ms\n", cfg.stuck_ms);
+		printf("%-7s %-7s %-16s %-11s %10s  %s\n", "PID", "TID", "COMM", "STATE", "MS", "REASON");
+	}
+	for (i = 0; i < n; i++) {
+		__u64 kips[DSTATE_STACK_DEPTH];
+		struct stack ks;
+		char reason[128];
+
+		stack_get(st[i].w.kstack_id, kips, &ks);
+		reason_of(&ks, reason, sizeof(reason));
+		if (env.json) {
+			json__obj(&j, NULL);
+			json__strn(&j, "comm", st[i].w.comm, strnlen(st[i].w.comm, DSTATE_COMM_LEN));
+			json__uint(&j, "pid", st[i].w.tgid);
+			json__uint(&j, "tid", st[i].tid);
+			json__uint(&j, "state", st[i].w.state);
+			json__str(&j, "state_name", state_name(st[i].w.state));
+			json__double(&j, "ms", ms(now - st[i].w.start_ns));
+			json__str(&j, "reason", reason);
+			stacks__json(&printer, &j, st[i].w.tgid, &ks, NULL);
+			json__obj_end(&j);
+		} else {
+			printf("%-7u %-7u %-16.*s %-11s %10.0f  %s\n", st[i].w.tgid, st[i].tid,
+			       DSTATE_COMM_LEN, st[i].w.comm, state_name(st[i].w.state),
+			       ms(now - st[i].w.start_ns), reason);
+		}
+	}
+	if (env.json) {
+		json__arr_end(&j);
+		json__end(&j);
+	}
+	free(st);
+	return 0;
+}
+
+/* ---- the interval report --------------------------------------------------------- */
+
+static int report(void *ctx)
+{
+	struct dstate_key *keys = NULL;
+	struct dstate_val *vals = NULL;
+	struct reason *rs = NULL;
+	int nr = 0, err;
+	char hms[16];
+	__u32 n, i;
+
+	(void)ctx;
+	timefmt__hms(hms, sizeof(hms));
+	err = map__drain(bpf_map__fd(skel->maps.aggs), sizeof(*keys), sizeof(*vals),
+			 DSTATE_MAX_AGG, (void **)&keys, (void **)&vals, &n);
+	if (err) {
+		msg__fail(err, "read D sleeps");
+		goto out;
+	}
+	if (cfg.folded) {
+		for (i = 0; i < n; i++)
+			print_folded(&keys[i], &vals[i]);
+		fflush(stdout);
+		goto out;
+	}
+	rs = calloc(n ? n : 1, sizeof(*rs));
+	if (!rs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		__u64 kips[DSTATE_STACK_DEPTH];
+		struct stack ks;
+		char name[128];
+		int r;
+
+		stack_get(keys[i].kstack_id, kips, &ks);
+		reason_of(&ks, name, sizeof(name));
+		for (r = 0; r < nr; r++)
+			if (!strcmp(rs[r].name, name))
+				break;
+		if (r == nr)
+			snprintf(rs[nr++].name, sizeof(rs[0].name), "%s", name);
+		reason_add(&rs[r], &keys[i], &vals[i]);
+	}
+	qsort(rs, nr, sizeof(*rs), cmp_reason);
+	for (int r = 0; r < nr; r++)
+		qsort(rs[r].comms, rs[r].ncomms, sizeof(*rs[r].comms), cmp_comm);
+	print_summary(rs, nr, hms);
+	err = report_stuck(hms);
+	fflush(stdout);
+out:
+	for (int r = 0; r < nr; r++)
+		free(rs[r].comms);
+	free(rs);
+	free(keys);
+	free(vals);
+	return err;
+}
+
+/* ---- main ------------------------------------------------------------------------- */
+
+/* Does the kernel pass prev_state to sched_switch (Linux 5.18, fa2c3254d7cf)? */
+static bool switch_has_prev_state(void)
+{
+	struct btf *btf = env.btf_path ? btf__parse(env.btf_path, NULL) : btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	bool has = false;
+	int id;
+
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+	if (id > 0) {
+		t = btf__type_by_id(btf, btf__resolve_type(btf, id));	/* the pointer */
+		if (t && btf_is_ptr(t))
+			t = btf__type_by_id(btf, t->type);
+		/* (void *, bool preempt, prev, next, unsigned int prev_state) */
+		has = t && btf_is_func_proto(t) && btf_vlen(t) >= 5;
+	}
+	btf__free(btf);
+	return has;
+}
+
+struct loop_ctx {
+	int done;
+	long long next_ms;	/* the next report, monotonic ms */
+};
+
+static bool stop_after_count(void *ctx)
+{
+	struct loop_ctx *l = ctx;
+
+	return env.count && l->done >= env.count;
+}
+
+/* Called every 100 ms between ring buffer polls: report on interval bounds. */
+static int tick(void *ctx)
+{
+	struct loop_ctx *l = ctx;
+
+	if (loop__now_ms() < l->next_ms)
+		return 0;
+	l->next_ms += env.interval * 1000LL;
+	l->done++;
+	return report(NULL);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = options,
+		.parser = parse_arg,
+		.args_doc = "[interval [count]]",
+		.doc = doc,
+	};
+	struct argp full = argp;
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+	struct ring_buffer *rb = NULL;
+	struct loop_ctx lc = { 0 };
+	bool state_arg;
+	int err;
+
+	msg__init(TOOL);
+	full.children = opts__children(OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP |
+					OPTS_INTERVAL);
+	opts__parse(&full, argc, argv, NULL);
+
+	if (tool__open_opts(&open_opts))
+		return EXIT_FAIL;
+	skel = dstate_bpf__open_opts(&open_opts);
+	if (!skel) {
+		tool__open_failed(-errno);
+		return EXIT_FAIL;
+	}
+	err = tool__prepare(skel->obj);
+	if (err)
+		goto out;
+	state_arg = !cfg.state_from_task && switch_has_prev_state();
+	msg__verbose("D state from %s", state_arg ? "sched_switch's prev_state argument" :
+		     "the task's state field");
+	TOOL_SET_FILTERS(skel);
+	skel->rodata->cfg_state_arg = state_arg;
+	skel->rodata->cfg_include_idle = cfg.include_idle;
+	skel->rodata->cfg_user_stack = cfg.user_stacks;
+	skel->rodata->cfg_waker_stack = cfg.folded || cfg.events;
+	skel->rodata->cfg_fold_waker = cfg.folded;
+	skel->rodata->cfg_events = cfg.events;
+	skel->rodata->cfg_min_ns = cfg.min_ms * 1000000ULL;
+	bpf_map__set_max_entries(skel->maps.stacks, cfg.stack_storage);
+	if (!cfg.events)	/* the ring buffer stays empty: one page */
+		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+
+	err = tool__load_attach(skel->skeleton);
+	if (err)
+		goto out;
+	tool__verbose_maps(skel->obj);
+	stacks_fd = bpf_map__fd(skel->maps.stacks);
+	printer.folded = cfg.folded;
+	if (cfg.user_stacks)
+		printer.usyms = usyms__new(0);
+
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
+	if (!rb) {
+		err = -errno;
+		msg__fail(err, "create ring buffer");
+		goto out;
+	}
+
+	loop__signals();
+	tool__tracing("uninterruptible (D) sleeps");
+	if (!env.json && cfg.events) {
+		if (env.timestamp)
+			printf("%-8s ", "TIME");
+		printf("%-16s %-7s %-7s %-11s %13s  %s\n", "COMM", "PID", "TID", "STATE",
+		       "TOTAL", "REASON");
+	}
+	lc.next_ms = loop__now_ms() + env.interval * 1000LL;
+	err = loop__ringbuf(rb, 0, 100, stop_after_count, env.interval ? tick : NULL, &lc);
+	/* The last (partial) interval, or the only one. */
+	if (!err && (!env.interval || !stop_after_count(&lc)))
+		err = report(NULL);
+	loss__report(&skel->bss->loss, env.json);
+out:
+	ring_buffer__free(rb);
+	dstate_bpf__destroy(skel);
+	usyms__free(printer.usyms);
+	ksyms__free(printer.ksyms);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
