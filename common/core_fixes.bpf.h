@@ -46,4 +46,49 @@ static __always_inline __u64 cgroup_id_of(struct cgroup *cg)
 	return BPF_CORE_READ(cg, kn, id);
 }
 
+/*
+ * Linux 5.11 (a54895fa057c "block: remove the request_queue to argument
+ * request based tracepoints") turned block_rq_issue(q, rq) and
+ * block_rq_insert(q, rq) into (rq). The kernel's BTF tells which form it
+ * has: CO-RE matches these local flavours of the btf_trace_<tp>
+ * prototypes only when the parameter count is the same, so a kernel with
+ * the old (ctx, q, rq) form reports them missing. No version check.
+ * (struct request must be a full type in the object, not a forward
+ * declaration: it is whenever the program reads it with BPF_CORE_READ.)
+ */
+typedef void (*btf_trace_block_rq_issue___x)(void *, struct request *);
+typedef void (*btf_trace_block_rq_insert___x)(void *, struct request *);
+
+/* The struct request of block_rq_issue (ctx: the tracepoint's arguments). */
+static __always_inline struct request *block_rq_issue_rq(unsigned long long *ctx)
+{
+	if (bpf_core_type_exists(btf_trace_block_rq_issue___x))
+		return (struct request *)ctx[0];
+	return (struct request *)ctx[1];
+}
+
+static __always_inline struct request *block_rq_insert_rq(unsigned long long *ctx)
+{
+	if (bpf_core_type_exists(btf_trace_block_rq_insert___x))
+		return (struct request *)ctx[0];
+	return (struct request *)ctx[1];
+}
+
+/*
+ * Linux 5.17 removed struct request::rq_disk; the disk is then
+ * rq->q->disk (request_queue::disk exists since 5.15).
+ */
+struct request___o {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline struct gendisk *get_rq_disk(void *rq)
+{
+	struct request___o *o = rq;
+
+	if (bpf_core_field_exists(o->rq_disk))
+		return BPF_CORE_READ(o, rq_disk);
+	return BPF_CORE_READ((struct request *)rq, q, disk);
+}
+
 #endif

@@ -1,0 +1,241 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# biolatency-lite against O_DIRECT I/O of known count and size, one at a
+# time, on a loop device of its own (backed by a file in /dev/shm, so the
+# root disk sees none of it). Counts are exact: nothing else uses the
+# loop device.
+
+load helpers
+
+W=23	# writes
+R=17	# reads
+
+setup() {
+	require_root
+	IMG=/dev/shm/bpflite-bio-$$-$BATS_TEST_NUMBER.img
+	truncate -s 32M "$IMG"
+	LOOP=$(losetup -f --show "$IMG")
+	DISK=${LOOP#/dev/}
+	ZRAM=
+}
+
+# Runs even when a test fails: no loop or zram device is left behind.
+teardown() {
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP"
+	rm -f "${IMG:-}"
+	if [ -n "${ZRAM:-}" ]; then
+		echo 1 >"/sys/block/zram$ZRAM/reset" 2>/dev/null || true
+		echo "$ZRAM" >/sys/class/zram-control/hot_remove 2>/dev/null || true
+	fi
+	true
+}
+
+# io_run TOOL_ARGS...: biolatency-lite -j ARGS while blkrw does W writes
+# and R reads of 4 KiB on the loop device. Leaves TOOL_OUT, WLJ.
+io_run() {
+	local go wp
+	go=$(make_go)
+	"$WL/blkrw" -f "$LOOP" -w $W -r $R -s 4096 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	wp=$!
+	start_tool biolatency-lite -j "$@"
+	go "$go"
+	wait "$wp"
+	sleep 0.2
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
+	assert_ndjson "$TOOL_OUT"
+}
+
+# Requests counted for disk $1 (-D output), over all intervals.
+disk_count() {
+	jq -s --arg d "$1" '[.[] | select(.type=="interval") | .histograms[] | select(.disk == $d) | .count] | add // 0' "$TOOL_OUT"
+}
+# All requests counted, over all intervals and histograms.
+all_count() {
+	jq -s '[.[] | select(.type=="interval") | .histograms[].count] | add // 0' "$TOOL_OUT"
+}
+
+@test "biolatency: -D counts exactly the requests of the loop disk (tp_btf)" {
+	io_run -D -v
+	grep -q "attach block_rq_issue: tp_btf" "$TOOL_ERR"
+	echo "$WLJ"
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+	# each histogram names its disk and dev
+	jq -se --arg d "$DISK" '[.[] | .histograms[]? | select(.disk == $d and (.dev | test("^7:[0-9]+$")))] | length == 1' "$TOOL_OUT"
+	# the latency of a loop request on tmpfs: well under 100 ms each
+	jq -se --arg d "$DISK" '[.[] | .histograms[]? | select(.disk == $d)][0] | .avg > 0 and .avg < 100000' "$TOOL_OUT"
+	! grep -q "warning" "$TOOL_ERR"
+}
+
+@test "biolatency: -D exact counts, forced raw_tp path" {
+	io_run -D -v --force-raw-tp
+	grep -q "attach block_rq_issue: raw_tp (forced)" "$TOOL_ERR"
+	grep -q "attach block_rq_complete: raw_tp (forced)" "$TOOL_ERR"
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+}
+
+@test "biolatency: -d DISK counts only that disk, not the root disk's traffic" {
+	local root go wp gr rp
+	root=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)" 2>/dev/null)
+	[ -n "$root" ] || root=$(basename "$(findmnt -no SOURCE /)")
+	[ -b "/dev/$root" ] || skip "root is not on a block device"
+	# root-disk traffic of our own, at the same time: O_DIRECT on a file on /
+	gr=$(make_go)
+	"$WL/blkrw" -f "$ROOT/build/bio-test.$$" -C 1048576 -w 11 -r 11 -s 4096 -g "$gr" >/dev/null &
+	rp=$!
+	go=$(make_go)
+	"$WL/blkrw" -f "$LOOP" -w $W -r $R -s 4096 -g "$go" >/dev/null &
+	wp=$!
+	# one run filtered by -d, one not, side by side
+	start_tool biolatency-lite -j -D
+	local all_out=$TOOL_OUT all_pid=$TOOL_PID
+	TOOL_OUT=$BATS_TEST_TMPDIR/d.out TOOL_ERR=$BATS_TEST_TMPDIR/d.err
+	"$BIN/biolatency-lite" -j -D -d "$LOOP" >"$TOOL_OUT" 2>"$TOOL_ERR" &
+	TOOL_PID=$!
+	for _ in $(seq 150); do grep -q "Hit Ctrl-C" "$TOOL_ERR" && break; sleep 0.1; done
+	go "$gr" & go "$go"
+	wait "$wp" "$rp"
+	rm -f "$ROOT/build/bio-test.$$"
+	sleep 0.2
+	stop_tool INT
+	kill -INT "$all_pid"; wait "$all_pid"
+	cat "$TOOL_OUT"
+	# filtered: the loop disk only, every request of it
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+	[ "$(all_count)" = $((W + R)) ]
+	# unfiltered: the root disk's reads were there to be counted
+	TOOL_OUT=$all_out
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+	[ "$(disk_count "$root")" -ge 11 ]
+}
+
+@test "biolatency: -F splits by operation and flags, in bcc's names" {
+	io_run -F -d "$DISK"
+	cat "$TOOL_OUT"
+	local w r
+	w=$(jq -s '[.[] | .histograms[]? | select(.flags | test("(^|-)Write$")) | .count] | add // 0' "$TOOL_OUT")
+	r=$(jq -s '[.[] | .histograms[]? | select(.flags | test("(^|-)Read$")) | .count] | add // 0' "$TOOL_OUT")
+	[ "$w" = $W ]
+	[ "$r" = $R ]
+	# direct I/O writes are synchronous: bcc calls them Sync-Write (Idle- too on recent kernels)
+	jq -se '[.[] | .histograms[]? | select(.flags | test("Sync-Write$"))] | length == 1' "$TOOL_OUT"
+}
+
+@test "biolatency: -Q with a scheduler (insert events) counts each request once" {
+	echo mq-deadline >"/sys/block/$DISK/queue/scheduler" || skip "no mq-deadline"
+	io_run -Q -D -d "$DISK"
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+	io_run -Q -D -d "$DISK" --force-raw-tp
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+}
+
+@test "biolatency: -c CGROUP counts only I/O issued by tasks in it" {
+	local cg=/sys/fs/cgroup/unified
+	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
+	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local dir=$cg/bpflite-bio-$$ gi go wi wo
+	mkdir "$dir"
+	gi=$(make_go)
+	"$WL/blkrw" -f "$LOOP" -w 7 -r 5 -s 4096 -g "$gi" >/dev/null &
+	wi=$!
+	echo "$wi" >"$dir/cgroup.procs"
+	go=$(make_go)
+	"$WL/blkrw" -f "$LOOP" -w $W -r $R -s 4096 -g "$go" >/dev/null &
+	wo=$!
+	start_tool biolatency-lite -j -D -c "$dir"
+	go "$gi" & go "$go"
+	wait "$wi" "$wo"
+	sleep 0.2
+	stop_tool INT
+	rmdir "$dir"
+	[ "$(disk_count "$DISK")" = 12 ]
+}
+
+@test "biolatency: zram (bio-based, no request events) is not reported" {
+	[ -w /sys/class/zram-control/hot_add ] || skip "no zram-control"
+	ZRAM=$(cat /sys/class/zram-control/hot_add) || skip "cannot add a zram device"
+	echo 16M >"/sys/block/zram$ZRAM/disksize" || skip "cannot size zram$ZRAM"
+	local go wp gz zp
+	gz=$(make_go)
+	"$WL/blkrw" -f "/dev/zram$ZRAM" -w $W -r $R -s 4096 -g "$gz" >"$BATS_TEST_TMPDIR/z.json" &
+	zp=$!
+	go=$(make_go)
+	"$WL/blkrw" -f "$LOOP" -w $W -r $R -s 4096 -g "$go" >/dev/null &
+	wp=$!
+	start_tool biolatency-lite -j -D
+	go "$gz" & go "$go"
+	wait "$zp" "$wp"
+	sleep 0.2
+	stop_tool INT
+	cat "$BATS_TEST_TMPDIR/z.json"
+	jq -e '.writes == 23 and .reads == 17' "$BATS_TEST_TMPDIR/z.json"	# the zram I/O happened
+	[ "$(disk_count "zram$ZRAM")" = 0 ]
+	[ "$(disk_count "$DISK")" = $((W + R)) ]	# while the loop disk's was seen
+}
+
+@test "biolatency: text output: bcc's layout, disk sections, -m, -T" {
+	local go wp
+	go=$(make_go)
+	"$WL/blkrw" -f "$LOOP" -w $W -r $R -s 4096 -g "$go" >/dev/null &
+	wp=$!
+	start_tool biolatency-lite -D -m -T -d "$DISK"
+	go "$go"
+	wait "$wp"
+	sleep 0.2
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -Eq "^disk = $DISK$" "$TOOL_OUT"
+	grep -Eq '^     msecs               : count     distribution$' "$TOOL_OUT"
+	grep -Eq '^         0 -> 1          : [0-9]+ +\|\*+ *\|$' "$TOOL_OUT"
+	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} *$' "$TOOL_OUT"
+	grep -q "Tracing block device I/O... Hit Ctrl-C to end." "$TOOL_ERR"
+	# the counts of the rows add up to every request
+	[ "$(awk -F'[:|]' '/->/{s += $2} END{print s}' "$TOOL_OUT")" = $((W + R)) ]
+}
+
+@test "biolatency: interval and count end the run by themselves" {
+	run timeout 10 "$BIN/biolatency-lite" -j 1 2
+	[ "$status" = 0 ]
+	[ "$(echo "$output" | grep -c '"type":"interval"')" = 2 ]
+}
+
+@test "biolatency: SIGINT and SIGTERM print the final histogram, exit 0, leave no BPF behind" {
+	local before go wp
+	before=$(bpf_snapshot)
+	for sig in INT TERM; do
+		go=$(make_go)
+		"$WL/blkrw" -f "$LOOP" -w 3 -r 3 -s 4096 -g "$go" >/dev/null &
+		wp=$!
+		start_tool biolatency-lite -d "$DISK"
+		go "$go"
+		wait "$wp"
+		stop_tool "$sig"
+		[ "$TOOL_RC" = 0 ]
+		grep -q "usecs               : count     distribution" "$TOOL_OUT"
+	done
+	assert_no_bpf_left "$before"
+}
+
+@test "biolatency: bad input gets a clear message and exit 2" {
+	expect_fail 2 "unknown disk 'nosuchdisk'" "$BIN/biolatency-lite" -d nosuchdisk
+	expect_fail 2 "unknown disk '/dev/../etc'" "$BIN/biolatency-lite" -d /dev/../etc
+	expect_fail 2 "mutually exclusive" "$BIN/biolatency-lite" -D -F
+	expect_fail 2 "invalid interval: 'abc' is not a number" "$BIN/biolatency-lite" abc
+	expect_fail 2 "invalid interval: 0" "$BIN/biolatency-lite" 0
+	expect_fail 2 "invalid count: 0" "$BIN/biolatency-lite" 1 0
+	expect_fail 2 "unexpected argument" "$BIN/biolatency-lite" 1 2 3
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/biolatency-lite" --bogus
+	expect_fail 2 "not a cgroup v2 directory" "$BIN/biolatency-lite" -c /tmp
+	local part
+	part=$(lsblk -lno NAME,TYPE | awk '$2 == "part" {print $1; exit}')
+	if [ -n "$part" ]; then
+		expect_fail 2 "is a partition" "$BIN/biolatency-lite" -d "$part"
+	fi
+}
+
+@test "biolatency: not root: failure with a privilege hint, exit 1" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
+		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/biolatency-lite" 1 1
+}

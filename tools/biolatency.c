@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * biolatency-lite: summarize block device I/O latency as a histogram.
+ * The user side of bpf/biolatency.bpf.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "tool.h"
+#include "hist.h"
+#include "json.h"
+#include "loop.h"
+#include "timefmt.h"
+#include "biolatency.h"
+#include "biolatency.skel.h"
+
+#define TOOL "biolatency-lite"
+/* Without an interval, stale starts are still aged out this often. */
+#define SWEEP_S 10
+
+static struct {
+	bool queued, per_disk, per_flags;
+	const char *disk;
+	__u32 dev;
+	__u64 aged;
+} cfg;
+
+enum { OPT_DISK = 'd' };
+
+static const char doc[] =
+"Summarize block device I/O latency as a histogram.\n"
+"\v"
+"EXAMPLES:\n"
+"    biolatency-lite            # summarize block I/O latency as a histogram\n"
+"    biolatency-lite 1 10       # print 1 second summaries, 10 times\n"
+"    biolatency-lite -mT 1      # 1s summaries, milliseconds, and timestamps\n"
+"    biolatency-lite -Q         # include OS queued time in I/O time\n"
+"    biolatency-lite -D         # show each disk device separately\n"
+"    biolatency-lite -F         # show I/O flags separately\n"
+"    biolatency-lite -d sdc     # trace sdc only\n"
+"    biolatency-lite -c /sys/fs/cgroup/unified/app  # issued by this cgroup\n"
+"    biolatency-lite -j 1 5     # five 1s summaries as NDJSON\n";
+
+static const struct argp_option options[] = {
+	{ "queued", 'Q', NULL, 0, "Include OS queued time in I/O time", 0 },
+	{ "disks", 'D', NULL, 0, "Print a histogram per disk device", 0 },
+	{ "flags", 'F', NULL, 0, "Print a histogram per set of I/O flags", 0 },
+	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (name as in /sys/block)", 0 },
+	{ 0 },
+};
+
+/* The dev_t (kernel form) of a whole disk named name or /dev/name; 0 if none. */
+static __u32 disk_dev(const char *name, bool *partition)
+{
+	unsigned int maj, min;
+	char path[PATH_MAX];
+	FILE *f;
+	int n;
+
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	*partition = !access(path, F_OK);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fscanf(f, "%u:%u", &maj, &min);
+	fclose(f);
+	return n == 2 ? maj << BIO_MINORBITS | min : 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	bool partition = false;
+
+	(void)state;
+	switch (key) {
+	case 'Q':
+		cfg.queued = true;
+		break;
+	case 'D':
+		cfg.per_disk = true;
+		break;
+	case 'F':
+		cfg.per_flags = true;
+		break;
+	case OPT_DISK:
+		cfg.disk = arg;
+		cfg.dev = disk_dev(arg, &partition);
+		if (!cfg.dev) {
+			msg__err("unknown disk '%s'", arg);
+			msg__hint("give a name listed in /sys/block (lsblk -d lists them)");
+			exit(EXIT_USAGE);
+		}
+		if (partition)
+			msg__usage("'%s' is a partition: give its disk (requests are per disk)", arg);
+		break;
+	case ARGP_KEY_END:
+		if (cfg.per_disk && cfg.per_flags)
+			msg__usage("-D and -F are mutually exclusive");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* Disk names, cached: a disk seen once keeps its name after it is gone. */
+static struct {
+	__u32 dev;
+	char name[32];
+} names[64];
+static int nr_names;
+
+static const char *disk_name(__u32 dev)
+{
+	static char tmp[32];
+	char path[64], line[128];
+	int i, slot;
+	FILE *f;
+
+	for (i = 0; i < nr_names; i++)
+		if (names[i].dev == dev)
+			return names[i].name;
+	slot = nr_names < 64 ? nr_names++ : (int)(dev % 64);
+	names[slot].dev = dev;
+	snprintf(names[slot].name, sizeof(names[slot].name), "%u:%u", dev >> BIO_MINORBITS,
+		 dev & ((1u << BIO_MINORBITS) - 1));
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", dev >> BIO_MINORBITS,
+		 dev & ((1u << BIO_MINORBITS) - 1));
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(names[slot].name, sizeof(names[slot].name), "%.31s", line + 8);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	snprintf(tmp, sizeof(tmp), "%s", names[slot].name);
+	return tmp;
+}
+
+/* bcc's flags_print(): "Sync-Write", "ReadAhead-Read", ... */
+static const char *flags_name(__u32 key, char *buf, size_t len)
+{
+	static const char *const ops[] = {
+		[BIO_OP_READ] = "Read", [BIO_OP_WRITE] = "Write", [BIO_OP_FLUSH] = "Flush",
+		[BIO_OP_DISCARD] = "Discard", [BIO_OP_SECURE_ERASE] = "SecureErase",
+		[BIO_OP_ZONE_RESET] = "ZoneReset", [BIO_OP_WRITE_SAME] = "WriteSame",
+		[BIO_OP_WRITE_ZEROES] = "WriteZeros", [BIO_OP_ZONE_APPEND] = "ZoneAppend",
+		[BIO_OP_ZONE_OPEN] = "ZoneOpen", [BIO_OP_ZONE_CLOSE] = "ZoneClose",
+		[BIO_OP_ZONE_FINISH] = "ZoneFinish", [BIO_OP_ZONE_RESET_ALL] = "ZoneResetAll",
+		[BIO_OP_DRV_IN] = "DrvIn", [BIO_OP_DRV_OUT] = "DrvOut",
+	};
+	/* bcc prepends in this order, so the last one is printed first */
+	static const struct { __u32 bit; const char *name; } flags[] = {
+		{ BIO_F_SYNC, "Sync" }, { BIO_F_META, "Metadata" },
+		{ BIO_F_FUA, "ForcedUnitAccess" }, { BIO_F_PRIO, "Priority" },
+		{ BIO_F_NOMERGE, "NoMerge" }, { BIO_F_IDLE, "Idle" },
+		{ BIO_F_RAHEAD, "ReadAhead" }, { BIO_F_BACKGROUND, "Background" },
+		{ BIO_F_NOWAIT, "NoWait" },
+	};
+	__u32 op = key & BIO_OP_MASK;
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = sizeof(flags) / sizeof(flags[0]) - 1; i >= 0; i--)
+		if (key & flags[i].bit && off < len)
+			off += snprintf(buf + off, len - off, "%s-", flags[i].name);
+	if (off < len)
+		snprintf(buf + off, len - off, "%s",
+			 op < sizeof(ops) / sizeof(ops[0]) && ops[op] ? ops[op] : "Unknown");
+	return buf;
+}
+
+struct entry {
+	char label[256];
+	__u32 key;
+	struct hist h;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->label, y->label);
+
+	return c ? c : (x->key > y->key) - (x->key < y->key);
+}
+
+static const char *section(void)
+{
+	return cfg.per_disk ? "disk" : cfg.per_flags ? "flags" : NULL;
+}
+
+/* Delete starts older than BIOLAT_MAX_AGE_S: requests that never completed. */
+static void sweep(struct biolatency_bpf *skel)
+{
+	int fd = bpf_map__fd(skel->maps.start);
+	__u64 key, next, ts, now = loop__now_ms() * 1000000ULL;
+	__u64 old[256];
+	int n = 0, i;
+	bool first = true;
+
+	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
+		first = false;
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, &ts))
+			continue;
+		if (now > ts && now - ts > BIOLAT_MAX_AGE_S * 1000000000ULL && n < 256)
+			old[n++] = key;
+	}
+	for (i = 0; i < n; i++)
+		if (!bpf_map_delete_elem(fd, &old[i]))
+			cfg.aged++;
+}
+
+static void print_text(struct entry *e, __u32 n, const char *unit, const char *hms)
+{
+	__u32 i;
+
+	printf("\n");
+	if (env.timestamp)
+		printf("%-8s\n", hms);
+	for (i = 0; i < n; i++) {
+		if (section())
+			printf("\n%s = %s\n", section(), e[i].label);
+		hist__print_log2(stdout, e[i].h.slots, HIST_SLOTS, unit);
+	}
+	fflush(stdout);
+}
+
+static void print_json(struct entry *e, __u32 n, const char *unit, const char *hms, double div)
+{
+	struct json j;
+	char dev[24];
+	__u32 i;
+
+	json__begin(&j, stdout);
+	json__str(&j, "type", "interval");
+	json__fixed(&j, "timestamp", timefmt__epoch(), 6);
+	json__str(&j, "time", hms);
+	json__arr(&j, "histograms");
+	for (i = 0; i < n; i++) {
+		json__obj(&j, NULL);
+		if (cfg.per_disk) {
+			json__str(&j, "disk", e[i].label);
+			snprintf(dev, sizeof(dev), "%u:%u", e[i].key >> BIO_MINORBITS,
+				 e[i].key & ((1u << BIO_MINORBITS) - 1));
+			json__str(&j, "dev", dev);
+		} else if (cfg.per_flags) {
+			json__str(&j, "flags", e[i].label);
+		}
+		hist__json_log2(&j, &e[i].h, unit, div);
+		json__obj_end(&j);
+	}
+	json__arr_end(&j);
+	json__end(&j);
+}
+
+static int report(void *ctx)
+{
+	struct biolatency_bpf *skel = ctx;
+	const char *unit = env.milliseconds ? "msecs" : "usecs";
+	double div = env.milliseconds ? 1e6 : 1e3;
+	__u32 *keys = NULL, n, i;
+	struct hist *vals = NULL;
+	struct entry *e;
+	char hms[16];
+	int err;
+
+	sweep(skel);
+	/* no interval: wake every SWEEP_S to age starts out, print at the end */
+	if (!env.interval && !loop_exiting)
+		return 0;
+
+	err = map__drain(bpf_map__fd(skel->maps.hists), sizeof(__u32), sizeof(struct hist),
+			 BIOLAT_MAX_HISTS, (void **)&keys, (void **)&vals, &n);
+	if (err) {
+		msg__fail(err, "read histograms");
+		free(keys);
+		free(vals);
+		return err;
+	}
+	e = calloc(n ? n : 1, sizeof(*e));
+	if (!e) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		e[i].key = keys[i];
+		e[i].h = vals[i];
+		if (cfg.per_disk)
+			snprintf(e[i].label, sizeof(e[i].label), "%s", disk_name(keys[i]));
+		else if (cfg.per_flags)
+			flags_name(keys[i], e[i].label, sizeof(e[i].label));
+	}
+	free(keys);
+	free(vals);
+	qsort(e, n, sizeof(*e), cmp_entry);
+
+	timefmt__hms(hms, sizeof(hms));
+	if (env.json)
+		print_json(e, n, unit, hms, div);
+	else
+		print_text(e, n, unit, hms);
+	free(e);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = options,
+		.parser = parse_arg,
+		.args_doc = "[interval [count]]",
+		.doc = doc,
+		.children = NULL,
+	};
+	struct argp full = argp;
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+	struct biolatency_bpf *skel;
+	int err;
+
+	msg__init(TOOL);
+	full.children = opts__children(OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL);
+	opts__parse(&full, argc, argv, NULL);
+
+	if (tool__open_opts(&open_opts))
+		return EXIT_FAIL;
+	skel = biolatency_bpf__open_opts(&open_opts);
+	if (!skel) {
+		tool__open_failed(-errno);
+		return EXIT_FAIL;
+	}
+	err = tool__prepare(skel->obj);
+	if (err)
+		goto out;
+	if (!cfg.queued) {	/* block_rq_insert only matters for -Q */
+		bpf_program__set_autoload(skel->progs.block_rq_insert_btf, false);
+		bpf_program__set_autoload(skel->progs.block_rq_insert_raw, false);
+	}
+	TOOL_SET_FILTERS(skel);
+	skel->rodata->cfg_queued = cfg.queued;
+	skel->rodata->cfg_ms = env.milliseconds;
+	skel->rodata->cfg_dev = cfg.dev;
+	skel->rodata->cfg_by = cfg.per_disk ? BY_DISK : cfg.per_flags ? BY_FLAGS : BY_ALL;
+	if (!section())	/* one histogram */
+		bpf_map__set_max_entries(skel->maps.hists, 1);
+
+	err = tool__load_attach(skel->skeleton);
+	if (err)
+		goto out;
+	tool__verbose_maps(skel->obj);
+	if (cfg.disk)
+		msg__verbose("disk %s: dev %u:%u", cfg.disk, cfg.dev >> BIO_MINORBITS,
+			     cfg.dev & ((1u << BIO_MINORBITS) - 1));
+
+	loop__signals();
+	tool__tracing("block device I/O");
+	err = loop__intervals(env.interval ? env.interval : SWEEP_S, env.interval ? env.count : 0,
+			      report, skel);
+	loss__report(&skel->bss->loss, env.json);
+	if (cfg.aged)
+		msg__verbose("%llu requests never completed within %d s (aged out)",
+			     (unsigned long long)cfg.aged, BIOLAT_MAX_AGE_S);
+out:
+	biolatency_bpf__destroy(skel);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
