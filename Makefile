@@ -10,7 +10,7 @@
 # Tools with a BPF side: bpf/<t>.bpf.c, bpf/<t>.h, tools/<t>.c -> build/bin/<t>-lite
 TOOLS := runqlat biolatency
 # Tools without a BPF side: tools/<t>.c -> build/bin/<t>-lite
-USER_TOOLS :=
+USER_TOOLS := flamegraph
 
 ARCH ?= x86
 OUT := build

@@ -9,7 +9,7 @@
 set -e
 
 BUILD="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev make gcc pkg-config linux-libc-dev"
-TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace"
+TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace python3"
 BENCH="hyperfine linux-perf time"
 
 case "${1:-test}" in

@@ -1,0 +1,306 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# flamegraph-lite: folded stacks in, a self-contained SVG out. No root, no
+# BPF: the SVG is read back (xmllint, tests/integration/flamegraph_check.py)
+# and rendered and clicked in headless Chromium.
+
+load helpers
+
+FG=flamegraph-lite
+
+setup_file() {
+	# The browser is its own package group: install it here so that
+	# `make test` on a fresh machine runs the browser tests too.
+	export FG_NO_BROWSER=""
+	if ! "$ROOT/scripts/deps.sh" browser >"$BATS_FILE_TMPDIR/deps.log" 2>&1; then
+		FG_NO_BROWSER="chromium could not be installed: $(tail -1 "$BATS_FILE_TMPDIR/deps.log")"
+	elif ! command -v chromium >/dev/null; then
+		FG_NO_BROWSER="chromium is not on PATH"
+	fi
+	# Debian's python3 (scripts/deps.sh test) for the SVG and PNG checks.
+	export PY=/usr/bin/python3
+	[ -x "$PY" ] || PY=python3
+	export CHECK="$PY $BATS_TEST_DIRNAME/flamegraph_check.py"
+
+	# A known profile: 1,000,000 us in all; work = 750,000 of which
+	# 250,000 in the kernel behind a "-" delimiter; idle given in two lines.
+	cat >"$BATS_FILE_TMPDIR/known.folded" <<-'EOF'
+	app;main;work;compute 500000
+	app;main;work;-;entry_SYSCALL_64_after_hwframe;do_syscall_64;__x64_sys_nanosleep;hrtimer_nanosleep;do_nanosleep 250000
+	app;main;idle 100000
+	app;main;idle 50000
+	db;query;-;entry_SYSCALL_64_after_hwframe;ksys_read;pipe_read 75000
+	db;query 25000
+	EOF
+}
+
+known() {
+	echo "$BATS_FILE_TMPDIR/known.folded"
+}
+
+# frames SVG: the frames as "depth TAB name TAB count TAB pct TAB x TAB width
+# TAB fill", after checking the structure (widths add up, depth-first order).
+frames() {
+	$CHECK tree "$1"
+}
+
+# field NAME COLUMN < frames: a column of the frame called NAME
+field() {
+	awk -F'\t' -v n="$1" -v c="$2" '$2 == n { print $c; exit }'
+}
+
+# Is rgb(r,g,b) warm (user), cool (kernel) or grey?
+hue() {
+	echo "$1" | tr -d 'rgb()' | awk -F, '{ print ($1 == $2 && $2 == $3) ? "grey" : ($1 > $3) ? "warm" : "cool" }'
+}
+
+@test "flamegraph: well-formed SVG whose frame widths add up to their parents" {
+	"$BIN/$FG" --countname us <"$(known)" >"$BATS_TEST_TMPDIR/g.svg"
+	xmllint --noout "$BATS_TEST_TMPDIR/g.svg"
+	frames "$BATS_TEST_TMPDIR/g.svg" >"$BATS_TEST_TMPDIR/f.tsv"
+	# all, app, main, work, compute, -, 5 kernel frames, idle, db, query, -, 3 kernel frames
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/f.tsv")" -eq 18 ]
+	# the root spans the width less the margins: 1200 - 2 * 10
+	[ "$(field all 6 <"$BATS_TEST_TMPDIR/f.tsv")" = 1180.0 ]
+	# work = compute + kernel part, side by side
+	w=$(field work 6 <"$BATS_TEST_TMPDIR/f.tsv")
+	c=$(field compute 6 <"$BATS_TEST_TMPDIR/f.tsv")
+	k=$(field do_nanosleep 6 <"$BATS_TEST_TMPDIR/f.tsv")
+	assert_between "compute + kernel - work" "$(awk -v c="$c" -v k="$k" -v w="$w" 'BEGIN { print c + k - w }')" -0.02 0.02
+	assert_between "work width" "$w" 884.99 885.01
+	# no external references: one inline script, no href, no @import
+	[ "$(xmllint --xpath "count(//*[local-name()='script'])" "$BATS_TEST_TMPDIR/g.svg")" = 1 ]
+	! grep -Eq 'href|@import|url\(http|src=' "$BATS_TEST_TMPDIR/g.svg"
+}
+
+@test "flamegraph: counts and percentages in the titles" {
+	"$BIN/$FG" --countname us --title "Off-CPU & more" <"$(known)" >"$BATS_TEST_TMPDIR/g.svg"
+	for t in 'all (1,000,000 us, 100.00%)' 'app (900,000 us, 90.00%)' \
+		'work (750,000 us, 75.00%)' 'compute (500,000 us, 50.00%)' \
+		'do_nanosleep (250,000 us, 25.00%)' 'idle (150,000 us, 15.00%)' \
+		'query (100,000 us, 10.00%)' 'pipe_read (75,000 us, 7.50%)'; do
+		grep -qF "<title>$t</title>" "$BATS_TEST_TMPDIR/g.svg" || { echo "no title '$t'" >&2; return 1; }
+	done
+	grep -qF '<text id="title" x="600.0" y="22">Off-CPU &amp; more</text>' "$BATS_TEST_TMPDIR/g.svg"
+	grep -qF '1,000,000 us in 6 stacks' "$BATS_TEST_TMPDIR/g.svg"
+	# the two idle lines are one frame
+	[ "$(grep -c '<title>idle ' "$BATS_TEST_TMPDIR/g.svg")" -eq 1 ]
+}
+
+@test "flamegraph: kernel frames coloured apart from user frames" {
+	"$BIN/$FG" <"$(known)" >"$BATS_TEST_TMPDIR/g.svg"
+	frames "$BATS_TEST_TMPDIR/g.svg" >"$BATS_TEST_TMPDIR/f.tsv"
+	for f in app main work compute idle db query; do
+		[ "$(hue "$(field "$f" 7 <"$BATS_TEST_TMPDIR/f.tsv")")" = warm ] || { echo "$f is not warm" >&2; return 1; }
+	done
+	for f in entry_SYSCALL_64_after_hwframe do_syscall_64 do_nanosleep ksys_read pipe_read; do
+		[ "$(hue "$(field "$f" 7 <"$BATS_TEST_TMPDIR/f.tsv")")" = cool ] || { echo "$f is not cool" >&2; return 1; }
+	done
+	[ "$(hue "$(field - 7 <"$BATS_TEST_TMPDIR/f.tsv")")" = grey ]
+	grep -q '>kernel</text>' "$BATS_TEST_TMPDIR/g.svg"
+}
+
+@test "flamegraph: bcc -f without delimiter, --guess-kernel, perf's _[k] and [unknown]" {
+	# bcc offcputime -f (no -d): kernel frames follow the user frames unmarked
+	printf '%s\n' \
+		'sshd;[unknown];__libc_read;entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_read;schedule 700' \
+		'kworker/0:1;ret_from_fork_asm;ret_from_fork;kthread;worker_thread;schedule 300' \
+		>"$BATS_TEST_TMPDIR/bcc.folded"
+	"$BIN/$FG" <"$BATS_TEST_TMPDIR/bcc.folded" >"$BATS_TEST_TMPDIR/plain.svg"
+	frames "$BATS_TEST_TMPDIR/plain.svg" >"$BATS_TEST_TMPDIR/plain.tsv"
+	[ "$(hue "$(field ksys_read 7 <"$BATS_TEST_TMPDIR/plain.tsv")")" = warm ]
+	! grep -q '>kernel</text>' "$BATS_TEST_TMPDIR/plain.svg"
+	"$BIN/$FG" --guess-kernel <"$BATS_TEST_TMPDIR/bcc.folded" >"$BATS_TEST_TMPDIR/guess.svg"
+	frames "$BATS_TEST_TMPDIR/guess.svg" >"$BATS_TEST_TMPDIR/guess.tsv"
+	for f in entry_SYSCALL_64_after_hwframe ksys_read ret_from_fork_asm kthread worker_thread; do
+		[ "$(hue "$(field "$f" 7 <"$BATS_TEST_TMPDIR/guess.tsv")")" = cool ] || { echo "$f is not cool" >&2; return 1; }
+	done
+	for f in sshd '[unknown]' __libc_read kworker/0:1; do
+		[ "$(hue "$(field "$f" 7 <"$BATS_TEST_TMPDIR/guess.tsv")")" = warm ] || { echo "$f is not warm" >&2; return 1; }
+	done
+	# schedule appears under both: kernel in both places
+	[ "$(awk -F'\t' '$2 == "schedule"' "$BATS_TEST_TMPDIR/guess.tsv" | wc -l)" -eq 2 ]
+
+	# stackcollapse-perf --kernel: "_[k]" marks kernel frames and is not shown
+	printf '%s\n' \
+		'java;Interpreter_[j];java.lang.Thread.run()V_[j];write;entry_SYSCALL_64_[k];vfs_write_[k] 40' \
+		'perf 5873;[unknown];main;memcpy_[k] 2' >"$BATS_TEST_TMPDIR/perf.folded"
+	"$BIN/$FG" <"$BATS_TEST_TMPDIR/perf.folded" >"$BATS_TEST_TMPDIR/perf.svg"
+	frames "$BATS_TEST_TMPDIR/perf.svg" >"$BATS_TEST_TMPDIR/perf.tsv"
+	! grep -qF '_[' "$BATS_TEST_TMPDIR/perf.tsv"
+	[ "$(hue "$(field vfs_write 7 <"$BATS_TEST_TMPDIR/perf.tsv")")" = cool ]
+	[ "$(hue "$(field memcpy 7 <"$BATS_TEST_TMPDIR/perf.tsv")")" = cool ]
+	[ "$(hue "$(field 'java.lang.Thread.run()V' 7 <"$BATS_TEST_TMPDIR/perf.tsv")")" = warm ]
+	[ "$(field 'perf 5873' 3 <"$BATS_TEST_TMPDIR/perf.tsv")" = 2 ]
+}
+
+@test "flamegraph: hostile frame names are escaped" {
+	printf '%s\n' \
+		'a<b>;<script>alert(1)</script>;x&y &lt 10' \
+		$'q"uo\'te;operator<<(std::ostream&, Foo const&);]]> 20' \
+		'[unknown];std::vector<int, std::allocator<int> >::push_back(int&&) 30' \
+		'--;-;--> <!-- ;&#0 5' >"$BATS_TEST_TMPDIR/h.folded"
+	printf 'bad\001ctl;inv\377alid\xc3;snow\xe2\x98\x83man 7\n' >>"$BATS_TEST_TMPDIR/h.folded"
+	"$BIN/$FG" --title '<t>&"' --countname '<&>' <"$BATS_TEST_TMPDIR/h.folded" >"$BATS_TEST_TMPDIR/h.svg"
+	xmllint --noout "$BATS_TEST_TMPDIR/h.svg"
+	frames "$BATS_TEST_TMPDIR/h.svg" >"$BATS_TEST_TMPDIR/h.tsv"
+	for n in 'a<b>' '<script>alert(1)</script>' 'x&y &lt' "q\"uo'te" \
+		'operator<<(std::ostream&, Foo const&)' ']]>' \
+		'std::vector<int, std::allocator<int> >::push_back(int&&)' '--> <!-- ' '&#0' \
+		$'bad\xef\xbf\xbdctl' $'inv\xef\xbf\xbdalid\xef\xbf\xbd' $'snow\xe2\x98\x83man'; do
+		[ -n "$(field "$n" 3 <"$BATS_TEST_TMPDIR/h.tsv")" ] || { echo "frame '$n' not found" >&2; return 1; }
+	done
+	# one script element: ours
+	[ "$(xmllint --xpath "count(//*[local-name()='script'])" "$BATS_TEST_TMPDIR/h.svg")" = 1 ]
+	[ "$(xmllint --xpath "string(//*[@id='title'])" "$BATS_TEST_TMPDIR/h.svg")" = '<t>&"' ]
+	grep -qF '<title>x&amp;y &amp;lt (10 &lt;&amp;&gt;, 13.89%)</title>' "$BATS_TEST_TMPDIR/h.svg"
+}
+
+@test "flamegraph: --inverted draws an icicle graph" {
+	"$BIN/$FG" --inverted <"$(known)" >"$BATS_TEST_TMPDIR/i.svg"
+	"$BIN/$FG" <"$(known)" >"$BATS_TEST_TMPDIR/n.svg"
+	frames "$BATS_TEST_TMPDIR/i.svg" >"$BATS_TEST_TMPDIR/i.tsv"
+	frames "$BATS_TEST_TMPDIR/n.svg" >"$BATS_TEST_TMPDIR/n.tsv"
+	# same frames, same widths
+	diff <(cut -f1-6 "$BATS_TEST_TMPDIR/i.tsv") <(cut -f1-6 "$BATS_TEST_TMPDIR/n.tsv")
+	y() { $PY -c 'import sys, re
+svg = open(sys.argv[1]).read()
+t = re.escape(sys.argv[2])
+print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]+)\"", svg).group(1))' "$@"; }
+	# icicle: the root at the top, leaves below it; flame: the other way
+	[ "$(y "$BATS_TEST_TMPDIR/i.svg" all)" -lt "$(y "$BATS_TEST_TMPDIR/i.svg" do_nanosleep)" ]
+	[ "$(y "$BATS_TEST_TMPDIR/n.svg" all)" -gt "$(y "$BATS_TEST_TMPDIR/n.svg" do_nanosleep)" ]
+	grep -q '>Icicle Graph</text>' "$BATS_TEST_TMPDIR/i.svg"
+	grep -q '>Flame Graph</text>' "$BATS_TEST_TMPDIR/n.svg"
+}
+
+@test "flamegraph: --minwidth drops narrow frames and what is on top of them" {
+	printf '%s\n' 'a;big 1000000' 'a;tiny;deeper 1' 'a;small 4000' >"$BATS_TEST_TMPDIR/m.folded"
+	# default 0.1 px: tiny (0.001 px) goes with deeper; small (4.7 px) stays
+	"$BIN/$FG" <"$BATS_TEST_TMPDIR/m.folded" >"$BATS_TEST_TMPDIR/m.svg"
+	frames "$BATS_TEST_TMPDIR/m.svg" | cut -f2 | sort | tr '\n' ' ' >"$BATS_TEST_TMPDIR/names"
+	[ "$(cat "$BATS_TEST_TMPDIR/names")" = "a all big small " ]
+	"$BIN/$FG" --minwidth 0 <"$BATS_TEST_TMPDIR/m.folded" >"$BATS_TEST_TMPDIR/m0.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/m0.svg" | cut -f2 | sort | tr '\n' ' ')" = "a all big deeper small tiny " ]
+	# 5 px: small (4.7 px) goes too
+	"$BIN/$FG" --minwidth 5 <"$BATS_TEST_TMPDIR/m.folded" >"$BATS_TEST_TMPDIR/m5.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/m5.svg" | cut -f2 | sort | tr '\n' ' ')" = "a all big " ]
+	# a percent of the total: 0.3% keeps small (0.4%), 0.5% drops it
+	"$BIN/$FG" --minwidth 0.3% <"$BATS_TEST_TMPDIR/m.folded" >"$BATS_TEST_TMPDIR/p.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/p.svg" | cut -f2 | sort | tr '\n' ' ')" = "a all big small " ]
+	"$BIN/$FG" --minwidth 0.5% <"$BATS_TEST_TMPDIR/m.folded" >"$BATS_TEST_TMPDIR/p.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/p.svg" | cut -f2 | sort | tr '\n' ' ')" = "a all big " ]
+	# the dropped frames still count in their parents
+	[ "$(frames "$BATS_TEST_TMPDIR/p.svg" | field a 3)" = 1004001 ]
+	# the graph is as high as the deepest frame drawn: one row less
+	h0=$(xmllint --xpath 'string(/*/@height)' "$BATS_TEST_TMPDIR/m0.svg")
+	h=$(xmllint --xpath 'string(/*/@height)' "$BATS_TEST_TMPDIR/m.svg")
+	[ "$((h0 - h))" -eq 16 ]
+}
+
+@test "flamegraph: malformed lines are skipped and counted, empty input fails" {
+	printf '%s\n' 'a;b 10' 'no count here' 'a;b x12' 'a;;b 3' ';a 3' 'a;b -5' \
+		'a;b 99999999999999999999999' 'a;b 1.5' '' '   ' 'a;c	5' >"$BATS_TEST_TMPDIR/bad.folded"
+	run "$BIN/$FG" "$BATS_TEST_TMPDIR/bad.folded"
+	[ "$status" -eq 0 ]
+	# bats merges stderr into output: the warning, then the SVG
+	echo "$output" | grep -q "^$FG: warning: 7 malformed lines skipped (first at $BATS_TEST_TMPDIR/bad.folded:2;"
+	"$BIN/$FG" "$BATS_TEST_TMPDIR/bad.folded" 2>/dev/null >"$BATS_TEST_TMPDIR/b.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/b.svg" | field all 3)" = 15 ]
+	[ "$(frames "$BATS_TEST_TMPDIR/b.svg" | field c 3)" = 5 ]
+
+	# nothing at all, blank lines only, only malformed lines, only zeros
+	expect_fail 1 "no stacks in the input" "$BIN/$FG" /dev/null
+	printf '\n\n' >"$BATS_TEST_TMPDIR/blank"
+	expect_fail 1 "no stacks in the input" "$BIN/$FG" "$BATS_TEST_TMPDIR/blank"
+	printf 'x\ny\n' >"$BATS_TEST_TMPDIR/allbad"
+	expect_fail 1 "2 malformed lines skipped" "$BIN/$FG" "$BATS_TEST_TMPDIR/allbad"
+	grep -q "no stacks in the input" "$BATS_TEST_TMPDIR/expect.err"
+	[ ! -s "$BATS_TEST_TMPDIR/expect.out" ]
+	printf 'a;b 0\n' >"$BATS_TEST_TMPDIR/zero"
+	expect_fail 1 "every count in the input is 0" "$BIN/$FG" "$BATS_TEST_TMPDIR/zero"
+}
+
+@test "flamegraph: several files and stdin merge; bad usage exits 2" {
+	printf 'a;b 10\n' >"$BATS_TEST_TMPDIR/1.folded"
+	printf 'a;b 5\na;c 5\n' >"$BATS_TEST_TMPDIR/2.folded"
+	printf 'a;c 20\n' | "$BIN/$FG" "$BATS_TEST_TMPDIR/1.folded" - "$BATS_TEST_TMPDIR/2.folded" >"$BATS_TEST_TMPDIR/m.svg"
+	frames "$BATS_TEST_TMPDIR/m.svg" >"$BATS_TEST_TMPDIR/m.tsv"
+	[ "$(field b 3 <"$BATS_TEST_TMPDIR/m.tsv")" = 15 ]
+	[ "$(field c 3 <"$BATS_TEST_TMPDIR/m.tsv")" = 25 ]
+	[ "$(field b 6 <"$BATS_TEST_TMPDIR/m.tsv")" = 442.5 ]
+
+	expect_fail 1 "failed to open $BATS_TEST_TMPDIR/none: No such file" "$BIN/$FG" "$BATS_TEST_TMPDIR/none"
+	expect_fail 1 "failed to read $BATS_TEST_TMPDIR: Is a directory" "$BIN/$FG" "$BATS_TEST_TMPDIR"
+	expect_fail 2 "invalid width: 10" "$BIN/$FG" --width 10 "$BATS_TEST_TMPDIR/1.folded"
+	expect_fail 2 "invalid width: 'wide'" "$BIN/$FG" --width wide "$BATS_TEST_TMPDIR/1.folded"
+	expect_fail 2 "invalid minwidth: 'abc'" "$BIN/$FG" --minwidth abc "$BATS_TEST_TMPDIR/1.folded"
+	expect_fail 2 "invalid minwidth: '-1'" "$BIN/$FG" --minwidth -1 "$BATS_TEST_TMPDIR/1.folded"
+	expect_fail 2 "invalid minwidth: '101%'" "$BIN/$FG" --minwidth 101% "$BATS_TEST_TMPDIR/1.folded"
+	expect_fail 2 "invalid countname: empty" "$BIN/$FG" --countname '' "$BATS_TEST_TMPDIR/1.folded"
+	expect_fail 2 "unrecognized option" "$BIN/$FG" --bogus "$BATS_TEST_TMPDIR/1.folded"
+	# --width sets the width: the root spans it less the margins
+	"$BIN/$FG" --width 800 "$BATS_TEST_TMPDIR/1.folded" >"$BATS_TEST_TMPDIR/w.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 6)" = 780.0 ]
+	[ "$(xmllint --xpath 'string(/*/@width)' "$BATS_TEST_TMPDIR/w.svg")" = 800 ]
+}
+
+@test "flamegraph: 20,000 lines and a 3,000-frame stack in a few seconds" {
+	awk 'BEGIN { for (i = 0; i < 20000; i++) { k = i % 400; s = "proc" (k % 7);
+		for (d = 0; d < 40; d++) s = s ";fn_" d "_" ((k * (d + 1)) % (d + 3)); print s, i % 97 + 1 }
+		s = "deep"; for (d = 0; d < 3000; d++) s = s ";recurse_" d; print s, 1000000 }' \
+		>"$BATS_TEST_TMPDIR/big.folded"
+	start=$(date +%s%N)
+	"$BIN/$FG" <"$BATS_TEST_TMPDIR/big.folded" >"$BATS_TEST_TMPDIR/big.svg"
+	ms=$((($(date +%s%N) - start) / 1000000))
+	assert_between "milliseconds for 20,001 lines" "$ms" 0 5000
+	# frames are not nested: a deep stack does not hit XML nesting limits
+	xmllint --noout "$BATS_TEST_TMPDIR/big.svg"
+	frames "$BATS_TEST_TMPDIR/big.svg" >"$BATS_TEST_TMPDIR/big.tsv"
+	[ "$(awk -F'\t' '$1 > m { m = $1 } END { print m }' "$BATS_TEST_TMPDIR/big.tsv")" -eq 3001 ]
+	[ "$(field recurse_2999 3 <"$BATS_TEST_TMPDIR/big.tsv")" = 1000000 ]
+	[ "$(xmllint --xpath 'string(/*/@height)' "$BATS_TEST_TMPDIR/big.svg")" -eq $((60 + 3002 * 16 + 34)) ]
+}
+
+@test "flamegraph: renders in headless Chromium (screenshot not blank)" {
+	[ -z "$FG_NO_BROWSER" ] || skip "$FG_NO_BROWSER"
+	"$BIN/$FG" --countname us <"$(known)" >"$BATS_TEST_TMPDIR/g.svg"
+	h=$(xmllint --xpath 'string(/*/@height)' "$BATS_TEST_TMPDIR/g.svg")
+	timeout 30 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$BATS_TEST_TMPDIR/profile" --window-size=1200,"$h" \
+		--screenshot="$BATS_TEST_TMPDIR/g.png" "file://$BATS_TEST_TMPDIR/g.svg" \
+		>"$BATS_TEST_TMPDIR/chromium.log" 2>&1 || { cat "$BATS_TEST_TMPDIR/chromium.log" >&2; return 1; }
+	# a blank page has one colour; frames, gradient and text have hundreds
+	n=$($CHECK colours "$BATS_TEST_TMPDIR/g.png")
+	assert_between "distinct colours" "$n" 50 1000000
+	# the root frame's own colour covers its row: 1180 x 15 less its label
+	root=$(frames "$BATS_TEST_TMPDIR/g.svg" | field all 7)
+	px=$($CHECK colours "$BATS_TEST_TMPDIR/g.png" "$root" | tail -1)
+	assert_between "pixels of the root frame's colour" "$px" 12000 17700
+}
+
+@test "flamegraph: clicking a frame in Chromium zooms into it" {
+	[ -z "$FG_NO_BROWSER" ] || skip "$FG_NO_BROWSER"
+	"$BIN/$FG" --countname us <"$(known)" >"$BATS_TEST_TMPDIR/g.svg"
+	timeout 40 $CHECK browse "$BATS_TEST_TMPDIR/g.svg" work "$BATS_TEST_TMPDIR/zoom.png" >"$BATS_TEST_TMPDIR/r.json"
+	cat "$BATS_TEST_TMPDIR/r.json"
+	r=$BATS_TEST_TMPDIR/r.json
+	# before: 75% of 1180 px; after the click: the full width
+	assert_between "width before" "$(jq .before.width "$r")" 884.9 885.1
+	[ "$(jq .after.width "$r")" = 1180 ]
+	[ "$(jq .after.x "$r")" = 10 ]
+	# its children grew with it: compute 2/3, the kernel part 1/3
+	[ "$(jq -r '.after.children | map(.name + "=" + (.width | tostring)) | join(" ")' "$r")" = "-=393.33 compute=786.67" ]
+	# the ancestors (all, app, main) stay full width and faded; the rest hidden
+	[ "$(jq .after.root_width "$r")" = 1180 ]
+	[ "$(jq .after.faded "$r")" = 3 ]
+	[ "$(jq .after.hidden "$r")" -ge 3 ]
+	[ "$(jq .after.unzoom_shown "$r")" = true ]
+	# hover details on the bottom line
+	[ "$(jq -r .after.details "$r")" = "Function: work (750,000 us, 75.00%)" ]
+	# search highlights the frame and reports its share; unzoom restores
+	[ "$(jq .search_lit "$r")" = 1 ]
+	[ "$(jq -r .matched "$r")" = "Matched: 75.00%" ]
+	assert_between "width after unzoom" "$(jq .unzoomed_width "$r")" 884.9 885.1
+}
