@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# biolatency-lite: start-up, peak RSS, kernel map memory, and the slowdown
+# of an O_DIRECT 4 KiB read loop (one request at a time) on a loop device
+# backed by /dev/shm, under no tool, biolatency-lite and a bpftrace program
+# doing the same (block tracepoints, issue to complete, log2 histogram).
+. scripts/bench/lib.sh
+N=${BENCH_IOS:-50000}
+IMG=/dev/shm/bpflite-bench-bio.$$.img
+truncate -s $(((N + 16) * 4096)) "$IMG"
+LOOP=$(losetup -f --show "$IMG")
+BT=$(mktemp --suffix=.bt)
+trap 'losetup -d "$LOOP"; rm -f "$IMG" "$BT"' EXIT
+cat >"$BT" <<'BT'
+tracepoint:block:block_rq_issue { @start[args->dev, args->sector] = nsecs; }
+tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {
+	@usecs = hist((nsecs - @start[args->dev, args->sector]) / 1000);
+	delete(@start[args->dev, args->sector]);
+}
+BT
+
+io() { "$WL/blkrw" -f "$LOOP" -r "$N" -s 4096 | jq .ns_per_io; }
+
+# under TOOL...: start the tool, wait until attached, run the I/O loop.
+under() {
+	local err out
+	err=$(mktemp); out=$(mktemp)
+	"$@" >"$out" 2>"$err" &
+	local p=$!
+	for _ in $(seq 300); do
+		grep -qE "Hit Ctrl-C|Attaching" "$err" "$out" && break
+		sleep 0.05
+	done
+	sleep 0.5
+	local r
+	r=$(io)
+	kill -INT $p
+	wait $p 2>/dev/null
+	rm -f "$err" "$out"
+	echo "$r"
+}
+
+startup=$(startup_ms 7 "$BIN/biolatency-lite")
+rss=$(peak_rss_kb 3 "$BIN/biolatency-lite" -D)
+"$BIN/biolatency-lite" -D >/dev/null 2>&1 &
+p=$!
+sleep 1
+mem=$(maps_memlock_bytes $p)
+kill -INT $p; wait $p 2>/dev/null
+
+io >/dev/null	# warm up the backing file's pages
+base=$(io)
+lite=$(under "$BIN/biolatency-lite")
+lited=$(under "$BIN/biolatency-lite" -D)
+bt=$(under bpftrace "$BT")
+base2=$(io)
+b=$(awk -v a="$base" -v b="$base2" 'BEGIN{print (a+b)/2}')
+
+printf "%-38s %12s\n" "biolatency-lite start-up (median of 7)" "${startup} ms"
+printf "%-38s %12s\n" "peak RSS (-D)" "$((rss)) KiB"
+printf "%-38s %12s\n" "kernel map memory (-D)" "$((mem / 1024)) KiB"
+printf "%-38s %12s %8s\n" "O_DIRECT 4 KiB reads ($N, loop dev)" "ns/IO" "ratio"
+printf "%-38s %12.0f %8s\n" "  no tool" "$b" "1.00"
+printf "%-38s %12.0f %8s\n" "  biolatency-lite" "$lite" "$(ratio "$lite" "$b")"
+printf "%-38s %12.0f %8s\n" "  biolatency-lite -D" "$lited" "$(ratio "$lited" "$b")"
+printf "%-38s %12.0f %8s\n" "  bpftrace (block tracepoints)" "$bt" "$(ratio "$bt" "$b")"
