@@ -91,4 +91,22 @@ static __always_inline struct gendisk *get_rq_disk(void *rq)
 	return BPF_CORE_READ((struct request *)rq, q, disk);
 }
 
+/*
+ * Is the current system call an ia32 (compat) one? x86 marks it with
+ * TS_COMPAT in thread_info.status (in_ia32_syscall(),
+ * arch/x86/include/asm/thread_info.h); thread_info has been inside
+ * task_struct since 4.9 (CONFIG_THREAD_INFO_IN_TASK). Without the field
+ * every call is taken as native.
+ */
+#define BPFLITE_TS_COMPAT	0x0002
+
+static __always_inline bool task_in_ia32_syscall(__u64 task)
+{
+	struct task_struct *t = (struct task_struct *)task;
+
+	if (!bpf_core_field_exists(t->thread_info.status))
+		return false;
+	return BPF_CORE_READ(t, thread_info.status) & BPFLITE_TS_COMPAT;
+}
+
 #endif

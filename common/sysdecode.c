@@ -38,7 +38,7 @@ static const struct sysdecode_info table[] = {
 	{ "lstat", F, "px", 'd' },
 	{ "poll", D, "xui", 'd' },
 	{ "lseek", D, "dle", 'd' },
-	{ "mmap", M | D, "xuPMdx", 'x' },
+	{ "mmap", M | D, "xuPMdl", 'x' },
 	{ "mprotect", M, "xuP", 'd' },
 	{ "munmap", M, "xu", 'd' },
 	{ "brk", M, "x", 'x' },
@@ -368,6 +368,10 @@ unsigned int sysdecode__capture_mask(const struct sysdecode_info *in)
 		case 'r':
 		case 'R':
 			m |= (unsigned int)(i + 1) << 12;
+			break;
+		case 'v':
+			if (!SYSDECODE_CAP_ARGV(m))
+				m |= (unsigned int)(i + 1) << 16;
 			break;
 		}
 	}

@@ -55,12 +55,14 @@ const struct sysdecode_info *sysdecode__table(size_t *n);
  * Which arguments the BPF side copies, as a mask for it:
  * bits 0-5 strings copied at entry (p, s), bits 8-10 the 1-based index of
  * an input buffer (w), bits 12-14 the 1-based index of an output buffer
- * (r, R) copied at exit.
+ * (r, R) copied at exit, bits 16-18 the 1-based index of the first
+ * string array (v: execve's argv).
  */
 unsigned int sysdecode__capture_mask(const struct sysdecode_info *in);
 #define SYSDECODE_CAP_STR(i)	(1u << (i))
 #define SYSDECODE_CAP_IN(m)	(((m) >> 8) & 7)
 #define SYSDECODE_CAP_OUT(m)	(((m) >> 12) & 7)
+#define SYSDECODE_CAP_ARGV(m)	(((m) >> 16) & 7)
 
 /* A growing text line. */
 struct sbuf {

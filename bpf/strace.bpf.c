@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strace-lite: system calls of chosen processes from raw_syscalls
+ * sys_enter/sys_exit. The set of traced threads lives here (filled by
+ * user space, grown at fork with -f, pruned at exit), so a call of an
+ * untraced thread costs one hash lookup and nothing else.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "strace.h"
+#include "hist.bpf.h"
+#include "core_fixes.bpf.h"
+#include "loss.bpf.h"
+
+const volatile bool cfg_trace = true;		/* send events (trace mode) */
+const volatile bool cfg_summary = false;	/* -c, -C */
+const volatile bool cfg_hist = false;		/* -L */
+const volatile bool cfg_follow = false;		/* -f */
+const volatile __u32 cfg_status = STATUS_ALL;	/* -z, -Z */
+const volatile __u32 cfg_strsize = 32;		/* -s: buffer bytes copied */
+const volatile __u64 cfg_wakeup_bytes = 65536;	/* wake the reader past this backlog */
+const volatile __u32 cfg_exec_slots[4] = { 59, 322, STRACE_IA32 + 11, STRACE_IA32 + 358 };
+/* Traced slots (-e trace=) and what to copy per slot (common/sysdecode.h). */
+const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
+const volatile __u32 cfg_capture[STRACE_SLOTS];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, STRACE_MAX_TASKS);
+	__type(key, __u32);			/* tid */
+	__type(value, struct strace_task);
+} traced SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, STRACE_SLOTS);
+	__type(key, __u32);
+	__type(value, struct strace_stat);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, STRACE_SLOTS);
+	__type(key, __u32);
+	__type(value, struct strace_hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, STRACE_MAX_LOST_PIDS);
+	__type(key, __u32);			/* tgid */
+	__type(value, __u64);
+} lost SEC(".maps");
+
+static __always_inline void lose(__u32 tgid)
+{
+	__u64 one = 1, *c;
+
+	loss_inc(events);
+	c = bpf_map_lookup_elem(&lost, &tgid);
+	if (c) {
+		__sync_fetch_and_add(c, 1);
+		return;
+	}
+	if (bpf_map_update_elem(&lost, &tgid, &one, BPF_NOEXIST)) {
+		c = bpf_map_lookup_elem(&lost, &tgid);
+		if (c)
+			__sync_fetch_and_add(c, 1);
+	}
+}
+
+static __always_inline void submit(void *e)
+{
+	/*
+	 * Waking the reader per event costs more than the event: let the
+	 * backlog grow to cfg_wakeup_bytes (the reader also drains on a timer).
+	 */
+	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > cfg_wakeup_bytes ?
+		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+
+	bpf_ringbuf_submit(e, flags);
+}
+
+static __always_inline bool slot_traced(__u32 slot)
+{
+	if (slot >= STRACE_SLOTS)
+		return false;
+	return cfg_mask[slot / 64] & (1ULL << (slot % 64));
+}
+
+static __always_inline bool is_exec(__u32 slot)
+{
+	return slot == cfg_exec_slots[0] || slot == cfg_exec_slots[1] ||
+	       slot == cfg_exec_slots[2] || slot == cfg_exec_slots[3];
+}
+
+static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
+{
+	char *dst = k ? e->cap[1] : e->cap[0];
+
+	e->cap_len[k & 1] = bpf_probe_read_user_str(dst, STRACE_STR_MAX, (void *)ptr);
+}
+
+static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, __u64 count)
+{
+	char *dst = k ? e->cap[1] : e->cap[0];
+	__u32 n = count < cfg_strsize ? count : cfg_strsize;
+
+	if (n > STRACE_STR_MAX)
+		n = STRACE_STR_MAX;
+	barrier_var(n);
+	if (n > STRACE_STR_MAX)
+		return;
+	e->cap_len[k & 1] = bpf_probe_read_user(dst, n, (void *)ptr) ? -14 : (int)n;
+}
+
+/*
+ * execve's argv: the first STRACE_ARGV strings, STRACE_ARGV_LEN bytes
+ * each, side by side in one copy slot; cap_len = how many, plus
+ * STRACE_ARGV_MORE when there were more.
+ */
+static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __u64 argv)
+{
+	char *dst = k ? e->cap[1] : e->cap[0];
+	__u64 p = 0;
+	int n = 0;
+
+	e->cap_arg[k & 1] = STRACE_ARGV_ARG | arg;
+#pragma unroll
+	for (int i = 0; i < STRACE_ARGV; i++) {
+		if (bpf_probe_read_user(&p, sizeof(p), (void *)(argv + i * 8)) || !p)
+			goto out;
+		if (bpf_probe_read_user_str(dst + i * STRACE_ARGV_LEN, STRACE_ARGV_LEN, (void *)p) < 0)
+			dst[i * STRACE_ARGV_LEN] = 0;
+		n++;
+	}
+	if (!bpf_probe_read_user(&p, sizeof(p), (void *)(argv + STRACE_ARGV * 8)) && p)
+		n |= STRACE_ARGV_MORE;
+out:
+	e->cap_len[k & 1] = n;
+}
+
+static __always_inline int handle_enter(struct pt_regs *regs, long id)
+{
+	__u64 id_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id_tgid, slot, cap, in;
+	struct strace_task *t;
+	struct strace_enter *e;
+	struct pt_regs r;
+	bool ia32, big;
+	int k = 0;
+
+	t = bpf_map_lookup_elem(&traced, &tid);
+	if (!t)
+		return 0;
+	t->slot = STRACE_SLOT_NONE;
+	if (id < 0 || id >= STRACE_NR)	/* x32 and out-of-table numbers */
+		return 0;
+	ia32 = task_in_ia32_syscall(bpf_get_current_task());
+	slot = ia32 ? STRACE_IA32 + id : id;
+	if (t->flags & TASK_WAIT_EXEC) {
+		if (!is_exec(slot))
+			return 0;
+		t->flags &= ~TASK_WAIT_EXEC;
+	}
+	if (!slot_traced(slot))
+		return 0;
+	t->slot = slot;
+	t->outbuf = 0;
+	t->enter_ns = bpf_ktime_get_ns();
+	if (!cfg_trace)
+		return 0;
+	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
+	big = cap & 0x70fff;	/* strings, an input buffer or argv to copy */
+
+	if (bpf_probe_read_kernel(&r, sizeof(r), regs))
+		return 0;
+	if (big)
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	else
+		e = bpf_ringbuf_reserve(&events, STRACE_ENTER_SMALL, 0);
+	if (!e) {
+		lose(id_tgid >> 32);
+		return 0;
+	}
+	e->h.type = EV_ENTER;
+	e->h.slot = slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = tid;
+	e->h.ts = t->enter_ns;
+	if (ia32) {
+		e->args[0] = (__u32)r.bx;
+		e->args[1] = (__u32)r.cx;
+		e->args[2] = (__u32)r.dx;
+		e->args[3] = (__u32)r.si;
+		e->args[4] = (__u32)r.di;
+		e->args[5] = (__u32)r.bp;
+	} else {
+		/* x86_64 syscall ABI: the fourth argument is in r10, not rcx */
+		e->args[0] = r.di;
+		e->args[1] = r.si;
+		e->args[2] = r.dx;
+		e->args[3] = r.r10;
+		e->args[4] = r.r8;
+		e->args[5] = r.r9;
+	}
+	e->cap_len[0] = e->cap_len[1] = 0;
+	e->cap_arg[0] = e->cap_arg[1] = 0xff;
+	if (big) {
+#pragma unroll
+		for (int i = 0; i < 6; i++) {
+			if (!(cap & (1u << i)) || k >= STRACE_CAPS)
+				continue;
+			e->cap_arg[k & 1] = i;
+			copy_str(e, k, e->args[i]);
+			k++;
+		}
+		in = STRACE_CAP_IN(cap);
+		if (in && in < 6 && k < STRACE_CAPS) {
+			e->cap_arg[k & 1] = in - 1;
+			copy_buf(e, k, e->args[(in - 1) & 7], e->args[in & 7]);
+		}
+	}
+	in = STRACE_CAP_ARGV(cap);
+	if (big && in && in <= 6 && k < STRACE_CAPS)
+		copy_argv(e, k, in - 1, e->args[(in - 1) & 7]);
+	in = STRACE_CAP_OUT(cap);
+	if (in && in <= 6)
+		t->outbuf = e->args[(in - 1) & 7];
+	submit(e);
+	return 0;
+}
+
+static __always_inline int handle_exit(struct pt_regs *regs, long ret)
+{
+	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
+	__u32 tid = (__u32)id_tgid, slot;
+	struct strace_task *t;
+	struct strace_exit *e;
+	bool failed, big;
+
+	t = bpf_map_lookup_elem(&traced, &tid);
+	if (!t)
+		return 0;
+	slot = t->slot;
+	if (slot >= STRACE_SLOTS)	/* not traced, or begun before we were */
+		return 0;
+	t->slot = STRACE_SLOT_NONE;
+	failed = ret < 0 && ret >= -4095;
+	if ((cfg_status == STATUS_FAILED && !failed) ||
+	    (cfg_status == STATUS_SUCCESSFUL && failed))
+		return 0;
+	now = bpf_ktime_get_ns();
+	ns = now - t->enter_ns;
+
+	if (cfg_summary) {
+		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
+
+		if (s) {	/* per-CPU: no atomics needed */
+			s->calls++;
+			s->errors += failed;
+			s->ns += ns;
+		}
+	}
+	if (cfg_hist) {
+		struct strace_hist *h = bpf_map_lookup_elem(&hists, &slot);
+
+		if (h)
+			h->slots[hist_slot_log2(ns / 1000) & (STRACE_HIST_SLOTS - 1)]++;
+	}
+	if (!cfg_trace)
+		return 0;
+
+	outbuf = t->outbuf;
+	big = outbuf && ret > 0;
+	if (big)
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	else
+		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL, 0);
+	if (!e) {
+		lose(id_tgid >> 32);
+		return 0;
+	}
+	e->h.type = EV_EXIT;
+	e->h.slot = slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = tid;
+	e->h.ts = now;
+	e->ret = ret;
+	e->cap_len = 0;
+	if (big) {
+		__u32 n = (__u64)ret < cfg_strsize ? (__u32)ret : cfg_strsize;
+
+		if (n > STRACE_STR_MAX)
+			n = STRACE_STR_MAX;
+		barrier_var(n);
+		if (n <= STRACE_STR_MAX)
+			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+	}
+	submit(e);
+	return 0;
+}
+
+/* -f: children and threads of traced threads are traced from birth. */
+static __always_inline int handle_fork(struct task_struct *parent, struct task_struct *child)
+{
+	struct strace_task n = { .slot = STRACE_SLOT_NONE };
+	__u32 ptid, ctid;
+
+	if (!cfg_follow)
+		return 0;
+	ptid = BPF_CORE_READ(parent, pid);
+	if (!bpf_map_lookup_elem(&traced, &ptid))
+		return 0;
+	ctid = BPF_CORE_READ(child, pid);
+	if (bpf_map_update_elem(&traced, &ctid, &n, BPF_ANY))
+		loss_inc(map_full);
+	return 0;
+}
+
+static __always_inline int handle_exit_task(struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	struct strace_proc_exit *e;
+
+	if (!bpf_map_lookup_elem(&traced, &tid))
+		return 0;
+	if (cfg_trace) {
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (e) {
+			e->h.type = EV_PROC_EXIT;
+			e->h.slot = STRACE_SLOT_NONE;
+			e->h.tgid = BPF_CORE_READ(p, tgid);
+			e->h.tid = tid;
+			e->h.ts = bpf_ktime_get_ns();
+			e->exit_code = BPF_CORE_READ(p, exit_code);
+			/* the end of a process: wake the reader now */
+			bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+		} else {
+			lose(BPF_CORE_READ(p, tgid));
+		}
+	}
+	bpf_map_delete_elem(&traced, &tid);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
+{
+	return handle_enter(regs, id);
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(sys_enter_raw, struct pt_regs *regs, long id)
+{
+	return handle_enter(regs, id);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
+{
+	return handle_exit(regs, ret);
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
+{
+	return handle_exit(regs, ret);
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(sched_process_fork_btf, struct task_struct *parent, struct task_struct *child)
+{
+	return handle_fork(parent, child);
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(sched_process_fork_raw, struct task_struct *parent, struct task_struct *child)
+{
+	return handle_fork(parent, child);
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_process_exit_btf, struct task_struct *p)
+{
+	return handle_exit_task(p);
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(sched_process_exit_raw, struct task_struct *p)
+{
+	return handle_exit_task(p);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* strace-lite: kernel <-> user ABI. */
+#ifndef BPFLITE_STRACE_H
+#define BPFLITE_STRACE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* Statistics and filter slots: x86_64 numbers, then ia32 ones. */
+#define STRACE_NR		512
+#define STRACE_SLOTS		(2 * STRACE_NR)
+#define STRACE_IA32		STRACE_NR	/* slot of ia32 nr n: STRACE_IA32 + n */
+#define STRACE_SLOT_NONE	0xffffffffu
+
+/* Bytes of a string or buffer copied per argument (a power of two). */
+#define STRACE_STR_MAX		256
+#define STRACE_CAPS		2	/* copies per entry event */
+
+/* Traced threads at one time (the set is keyed by tid). */
+#define STRACE_MAX_TASKS	16384
+#define STRACE_MAX_LOST_PIDS	1024
+
+#define STRACE_HIST_SLOTS	32
+
+/* Capture mask per slot: see common/sysdecode.h (SYSDECODE_CAP_*). */
+#define STRACE_CAP_IN(m)	(((m) >> 8) & 7)
+#define STRACE_CAP_OUT(m)	(((m) >> 12) & 7)
+#define STRACE_CAP_ARGV(m)	(((m) >> 16) & 7)
+
+/* execve argv: strings copied, bytes each; cap_arg of the copy. */
+#define STRACE_ARGV		4
+#define STRACE_ARGV_LEN		(STRACE_STR_MAX / STRACE_ARGV)
+#define STRACE_ARGV_MORE	0x100
+#define STRACE_ARGV_ARG		0x80	/* | argument index: an argv copy */
+
+/* Per traced thread (value of the traced set). */
+enum strace_task_flags {
+	TASK_WAIT_EXEC	= 1 << 0,	/* command mode: show nothing before execve */
+};
+
+struct strace_task {
+	__u64 enter_ns;
+	__u64 outbuf;		/* user address of an output buffer, copied at exit */
+	__u32 slot;		/* slot of the call in progress, or STRACE_SLOT_NONE */
+	__u32 flags;
+};
+
+/* Status filter (-z, -Z). */
+enum strace_status {
+	STATUS_ALL = 0,
+	STATUS_SUCCESSFUL,
+	STATUS_FAILED,
+};
+
+enum strace_event_type {
+	EV_ENTER = 1,
+	EV_EXIT,
+	EV_PROC_EXIT,		/* a traced process ended */
+};
+
+struct strace_hdr {
+	__u32 type;
+	__u32 slot;
+	__u32 tgid;
+	__u32 tid;
+	__u64 ts;		/* CLOCK_MONOTONIC ns */
+};
+
+struct strace_enter {
+	struct strace_hdr h;
+	__u64 args[6];
+	__s32 cap_len[STRACE_CAPS];	/* bytes copied; < 0: the copy failed */
+	__u8 cap_arg[STRACE_CAPS];	/* argument index, 0xff: none */
+	__u8 pad[6];
+	char cap[STRACE_CAPS][STRACE_STR_MAX];
+};
+#define STRACE_ENTER_SMALL	(sizeof(struct strace_enter) - STRACE_CAPS * STRACE_STR_MAX)
+
+struct strace_exit {
+	struct strace_hdr h;
+	__s64 ret;
+	__s32 cap_len;			/* output buffer bytes; < 0: failed; 0 none */
+	__u32 pad;
+	char cap[STRACE_STR_MAX];
+};
+#define STRACE_EXIT_SMALL	(sizeof(struct strace_exit) - STRACE_STR_MAX)
+
+struct strace_proc_exit {
+	struct strace_hdr h;
+	__u32 exit_code;		/* the kernel's: status << 8 or signal */
+	__u32 pad;
+};
+
+/* Per-syscall statistics (per-CPU array, index = slot). */
+struct strace_stat {
+	__u64 calls;
+	__u64 errors;
+	__u64 ns;
+};
+
+struct strace_hist {
+	__u32 slots[STRACE_HIST_SLOTS];	/* log2 of microseconds */
+};
+
+#endif

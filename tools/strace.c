@@ -1,0 +1,1079 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strace-lite: trace system calls and signals of a command or of running
+ * processes, with strace's interface, from raw_syscalls tracepoints: the
+ * filtering, copying and -c counting happen in BPF, so the traced
+ * process is never stopped. The user side of bpf/strace.bpf.c.
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <bpf/bpf.h>
+#include "tool.h"
+#include "hist.h"
+#include "json.h"
+#include "loop.h"
+#include "syscalls.h"
+#include "sysdecode.h"
+#include "strace.h"
+#include "strace.skel.h"
+
+#define TOOL "strace-lite"
+#define MAX_PIDS 64
+
+enum { SORT_TIME, SORT_CALLS, SORT_NAME, SORT_ERRORS, SORT_NOTHING };
+
+static struct {
+	bool summary_only;	/* -c */
+	bool summary;		/* -C */
+	bool hist;		/* -L */
+	bool follow;		/* -f */
+	int sort;		/* -S */
+	pid_t pids[MAX_PIDS];	/* -p */
+	int npids;
+	const char *user;	/* -u */
+	int status;		/* -z, -Z, -e status= */
+	int strsize;		/* -s */
+	bool fd_paths;		/* -y */
+	int tstamps;		/* -t count */
+	bool relative;		/* -r */
+	bool durations;		/* -T */
+	const char *output;	/* -o */
+	char **cmd;		/* the command, or NULL */
+	__u64 mask[STRACE_SLOTS / 64];
+	bool mask_set;
+} cfg = { .strsize = 32 };
+
+enum {
+	OPT_SUMMARY_ONLY = 'c', OPT_SUMMARY = 'C', OPT_SORT = 'S', OPT_HIST = 'L',
+};
+
+static const char doc[] =
+"Trace system calls of a command or of running processes, as strace does, from BPF.\n"
+"\v"
+"EXAMPLES:\n"
+"    strace-lite ls /tmp                  # trace ls, exit with its status\n"
+"    strace-lite -f -e trace=%file make   # file calls of make and its children\n"
+"    strace-lite -p 1234,1235 -T          # attach to two processes, with durations\n"
+"    strace-lite -c -p 1234               # count calls, errors and time; print at Ctrl-C\n"
+"    strace-lite -c -L dd if=/dev/zero of=/dev/null count=1000  # and latency histograms\n"
+"    strace-lite -Z -e trace=openat cmd   # failed openat calls only\n"
+"    strace-lite -j -o trace.ndjson cmd   # NDJSON events to a file\n";
+
+static const struct argp_option options[] = {
+	{ "summary-only", 'c', NULL, 0, "Count time, calls and errors per syscall; print a summary at the end", 0 },
+	{ "summary", 'C', NULL, 0, "Like -c, and trace the calls too", 0 },
+	{ "summary-sort-by", 'S', "SORTBY", 0, "Sort the summary by time (default), calls, name, errors or nothing", 0 },
+	{ "histogram", 'L', NULL, 0, "With -c/-C: a log2 latency histogram per syscall", 0 },
+	{ "follow-forks", 'f', NULL, 0, "Trace children and threads as they are created", 0 },
+	{ "attach", 'p', "PID[,PID...]", 0, "Attach to these processes (all their threads)", 0 },
+	{ "user", 'u', "USER", 0, "Run the command as this user (name or uid)", 0 },
+	{ "expr", 'e', "EXPR", 0, "trace=[!]NAME|%CLASS,... or status=successful|failed", 0 },
+	{ "successful-only", 'z', NULL, 0, "Only calls that succeed", 0 },
+	{ "failed-only", 'Z', NULL, 0, "Only calls that fail", 0 },
+	{ "string-limit", 's', "STRSIZE", 0, "Bytes of strings and buffers shown (default 32, at most 256)", 0 },
+	{ "decode-fds", 'y', NULL, 0, "Print the paths of file descriptors", 0 },
+	{ "absolute-timestamps", 't', NULL, 0, "Time of day on each line; -tt with microseconds, -ttt epoch", 0 },
+	{ "relative-timestamps", 'r', NULL, 0, "Time since the previous line on each line", 0 },
+	{ "syscall-times", 'T', NULL, 0, "Time spent in each call, <seconds>", 0 },
+	{ "output", 'o', "FILE", 0, "Write the trace and the summary to FILE", 0 },
+	{ 0 },
+};
+
+/* ---- -e trace= ---------------------------------------------------------- */
+
+static void mask_set(__u64 *m, int slot, bool on)
+{
+	if (on)
+		m[slot / 64] |= 1ULL << (slot % 64);
+	else
+		m[slot / 64] &= ~(1ULL << (slot % 64));
+}
+
+static void unknown_syscall(const char *name)
+{
+	const char *close[4];
+	int n = syscall__suggest(name, close, 4);
+
+	msg__err("invalid system call '%s'", name);
+	if (n) {
+		char buf[256] = "";
+
+		for (int i = 0; i < n; i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 i ? ", " : "", close[i]);
+		msg__hint("did you mean: %s?", buf);
+	}
+	fprintf(stderr, "Try '%s --help' for more information.\n", msg_tool);
+	exit(EXIT_USAGE);
+}
+
+/* Slots of one name or class: both ABIs, by name. */
+static void mask_item(__u64 *m, const char *item, bool on)
+{
+	unsigned int cls;
+	int nr;
+
+	if (!strcmp(item, "all")) {
+		memset(m, on ? 0xff : 0, sizeof(cfg.mask));
+		return;
+	}
+	if (!strcmp(item, "none")) {
+		if (on)
+			memset(m, 0, sizeof(cfg.mask));
+		return;
+	}
+	if (item[0] == '%') {
+		size_t n;
+		const struct sysdecode_info *t = sysdecode__table(&n);
+
+		cls = sysdecode__class(item);
+		if (!cls)
+			msg__usage("invalid system call class '%s' (known: %%file %%desc %%process %%net %%signal %%memory %%ipc)", item);
+		for (size_t i = 0; i < n; i++) {
+			if (!(t[i].classes & cls))
+				continue;
+			if ((nr = syscall__nr(t[i].name, false)) >= 0)
+				mask_set(m, nr, on);
+			if ((nr = syscall__nr(t[i].name, true)) >= 0)
+				mask_set(m, STRACE_IA32 + nr, on);
+		}
+		return;
+	}
+	if (!strncmp(item, "ia32:", 5)) {
+		if ((nr = syscall__nr(item + 5, true)) < 0)
+			unknown_syscall(item);
+		mask_set(m, STRACE_IA32 + nr, on);
+		return;
+	}
+	nr = syscall__nr(item, false);
+	if (nr < 0 && syscall__nr(item, true) < 0)
+		unknown_syscall(item);
+	if (nr >= 0)
+		mask_set(m, nr, on);
+	if ((nr = syscall__nr(item, true)) >= 0)
+		mask_set(m, STRACE_IA32 + nr, on);
+}
+
+static void parse_trace(const char *list)
+{
+	bool neg = *list == '!';
+	char *dup, *tok, *save = NULL;
+
+	if (neg)
+		list++;
+	if (!*list)
+		msg__usage("invalid -e trace: empty list");
+	if (!cfg.mask_set)	/* the first -e trace= starts from nothing */
+		memset(cfg.mask, 0, sizeof(cfg.mask));
+	if (neg)		/* trace=!a,b: everything but a and b */
+		memset(cfg.mask, 0xff, sizeof(cfg.mask));
+	cfg.mask_set = true;
+	dup = strdup(list);
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		mask_item(cfg.mask, tok, !neg);
+	free(dup);
+}
+
+static void parse_expr(const char *e)
+{
+	const char *eq = strchr(e, '=');
+
+	if (!eq) {
+		parse_trace(e);
+		return;
+	}
+	if (!strncmp(e, "trace=", 6) || !strncmp(e, "t=", 2) || !strncmp(e, "trace_fds=", 0)) {
+		if (!strncmp(e, "trace=", 6) || !strncmp(e, "t=", 2)) {
+			parse_trace(eq + 1);
+			return;
+		}
+	}
+	if (!strncmp(e, "status=", 7)) {
+		if (!strcmp(eq + 1, "successful"))
+			cfg.status = STATUS_SUCCESSFUL;
+		else if (!strcmp(eq + 1, "failed"))
+			cfg.status = STATUS_FAILED;
+		else if (!strcmp(eq + 1, "all"))
+			cfg.status = STATUS_ALL;
+		else
+			msg__usage("invalid -e status: '%s' (successful, failed or all)", eq + 1);
+		return;
+	}
+	msg__usage("invalid -e expression '%s' (trace=... or status=...)", e);
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	long long pids[MAX_PIDS];
+
+	switch (key) {
+	case 'c':
+		cfg.summary_only = true;
+		break;
+	case 'C':
+		cfg.summary = true;
+		break;
+	case 'S':
+		if (!strcmp(arg, "time") || !strcmp(arg, "time_total"))
+			cfg.sort = SORT_TIME;
+		else if (!strcmp(arg, "calls") || !strcmp(arg, "count"))
+			cfg.sort = SORT_CALLS;
+		else if (!strcmp(arg, "name") || !strcmp(arg, "syscall"))
+			cfg.sort = SORT_NAME;
+		else if (!strcmp(arg, "errors"))
+			cfg.sort = SORT_ERRORS;
+		else if (!strcmp(arg, "nothing"))
+			cfg.sort = SORT_NOTHING;
+		else
+			msg__usage("invalid sort key '%s' (time, calls, name, errors or nothing)", arg);
+		break;
+	case 'L':
+		cfg.hist = true;
+		break;
+	case 'f':
+		cfg.follow = true;
+		break;
+	case 'p': {
+		int n = opts__num_list(arg, "PID", 1, INT_MAX, pids, MAX_PIDS - cfg.npids);
+
+		for (int i = 0; i < n; i++) {
+			opts__check_pid(pids[i], "PID");
+			cfg.pids[cfg.npids++] = pids[i];
+		}
+		break;
+	}
+	case 'u':
+		cfg.user = arg;
+		break;
+	case 'e':
+		parse_expr(arg);
+		break;
+	case 'z':
+		cfg.status = STATUS_SUCCESSFUL;
+		break;
+	case 'Z':
+		cfg.status = STATUS_FAILED;
+		break;
+	case 's':
+		cfg.strsize = opts__num(arg, "STRSIZE", 0, STRACE_STR_MAX);
+		break;
+	case 'y':
+		cfg.fd_paths = true;
+		break;
+	case 't':
+		cfg.tstamps++;
+		break;
+	case 'r':
+		cfg.relative = true;
+		break;
+	case 'T':
+		cfg.durations = true;
+		break;
+	case 'o':
+		cfg.output = arg;
+		break;
+	case ARGP_KEY_ARG:
+		/* the command and its arguments: the rest of the line */
+		cfg.cmd = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!cfg.cmd && !cfg.npids)
+			msg__usage("must have a command to run or -p PID");
+		if (cfg.cmd && cfg.npids)
+			msg__usage("a command and -p PID cannot be combined");
+		if (cfg.user && !cfg.cmd)
+			msg__usage("-u needs a command to run");
+		if (cfg.hist && !cfg.summary_only && !cfg.summary)
+			msg__usage("-L needs -c or -C");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static FILE *out;
+static struct strace_bpf *skel;
+static long long mono_to_real_ns;
+static __u64 last_ts;
+static struct sbuf line, args[6];
+
+struct pending {
+	struct pending *next;
+	struct strace_enter e;
+	size_t size;
+};
+#define PENDING_BUCKETS 1024
+static struct pending *pending[PENDING_BUCKETS];
+
+static struct pending **pending_find(__u32 tid)
+{
+	struct pending **p = &pending[tid % PENDING_BUCKETS];
+
+	while (*p && (*p)->e.h.tid != tid)
+		p = &(*p)->next;
+	return p;
+}
+
+static bool many_tasks(void)
+{
+	return cfg.follow || cfg.npids > 1;
+}
+
+static const char *slot_name(char *buf, size_t len, __u32 slot)
+{
+	if (slot >= STRACE_IA32)
+		return syscall__format(buf, len, slot - STRACE_IA32, true);
+	return syscall__format(buf, len, slot, false);
+}
+
+static const struct sysdecode_info *slot_info(__u32 slot)
+{
+	const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
+			syscall__name(slot, false);
+
+	return n ? sysdecode__find(n) : NULL;
+}
+
+static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
+{
+	long long real = ts + mono_to_real_ns;
+	time_t sec = real / 1000000000;
+	struct tm tm;
+
+	if (many_tasks())
+		sbuf__printf(b, "[pid %d] ", tid);
+	if (cfg.tstamps >= 3) {
+		sbuf__printf(b, "%lld.%06lld ", real / 1000000000, real % 1000000000 / 1000);
+	} else if (cfg.tstamps) {
+		localtime_r(&sec, &tm);
+		sbuf__printf(b, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+		if (cfg.tstamps == 2)
+			sbuf__printf(b, ".%06lld", real % 1000000000 / 1000);
+		sbuf__printf(b, " ");
+	}
+	if (cfg.relative) {
+		__u64 d = last_ts ? ts - last_ts : 0;
+
+		sbuf__printf(b, "%6llu.%06llu ", d / 1000000000, d % 1000000000 / 1000);
+		last_ts = ts;
+	}
+}
+
+/* Decode the arguments of an entry into args[]; returns how many. */
+static int decode_args(const struct strace_enter *e, const struct strace_exit *x)
+{
+	const struct sysdecode_info *in = slot_info(e->h.slot);
+	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
+				    .tgid = e->h.tgid };
+	bool ia32 = e->h.slot >= STRACE_IA32;
+	int n = in ? (int)strlen(in->args) : 6;
+
+	for (int i = 0; i < n && i < 6; i++) {
+		struct sysdecode_cap cap = { 0 };
+		char kind = in && !ia32 ? in->args[i] : 'x';
+
+		sbuf__reset(&args[i]);
+		for (int k = 0; k < STRACE_CAPS; k++) {
+			if (e->cap_arg[k] == i && e->cap_len[k]) {
+				cap.valid = true;
+				cap.data = e->cap[k];
+				cap.len = e->cap_len[k];
+				if (kind == 'p' || kind == 's') {
+					/* read_user_str counts the NUL */
+					if (cap.len > 0)
+						cap.len--;
+					cap.more = e->cap_len[k] >= STRACE_STR_MAX;
+				}
+			}
+		}
+		if ((kind == 'r' || kind == 'R') && x && x->cap_len) {
+			cap.valid = true;
+			cap.data = x->cap;
+			cap.len = x->cap_len;
+			cap.more = x->ret > x->cap_len;
+		}
+		if ((kind == 'r' || kind == 'R') && !cap.valid) {
+			/* nothing was read (error or 0 bytes): the address */
+			kind = 'x';
+			if (x && x->ret == 0)
+				kind = 'E';
+		}
+		if (kind == 'v') {
+			for (int k = 0; k < STRACE_CAPS; k++)
+				if (e->cap_arg[k] == (STRACE_ARGV_ARG | i))
+					kind = 'V', cap.data = e->cap[k], cap.len = e->cap_len[k];
+		}
+		/* open's mode only matters with O_CREAT or O_TMPFILE, strace omits it */
+		if (kind == 'm' && i > 0 && in && in->args[i - 1] == 'o' &&
+		    !(e->args[i - 1] & (O_CREAT | 020000000))) {
+			n = i;
+			break;
+		}
+		if (kind == 'V') {
+			sbuf__printf(&args[i], "[");
+			for (int a = 0; a < (cap.len & 0xff) && a < STRACE_ARGV; a++) {
+				const char *s = cap.data + a * STRACE_ARGV_LEN;
+				size_t l = strnlen(s, STRACE_ARGV_LEN);
+
+				if (a)
+					sbuf__printf(&args[i], ", ");
+				sysdecode__quote(&args[i], s, l, cfg.strsize, l >= STRACE_ARGV_LEN - 1);
+			}
+			if (cap.len & STRACE_ARGV_MORE)
+				sbuf__printf(&args[i], ", ...");
+			sbuf__printf(&args[i], "]");
+		} else if (kind == 'E')
+			sbuf__printf(&args[i], "\"\"");
+		else
+			sysdecode__arg(&args[i], &o, kind, e->args[i], cap.valid ? &cap : NULL,
+				       i < 5 ? e->args[i + 1] : 0);
+	}
+	return n;
+}
+
+static void emit_json(const struct strace_enter *e, int nargs, const struct strace_exit *x,
+		      bool unfinished, __u64 ts)
+{
+	struct json j;
+	char name[64], err[32];
+
+	json__begin(&j, out);
+	json__str(&j, "type", "syscall");
+	json__fixed(&j, "timestamp", (ts + mono_to_real_ns) / 1e9, 6);
+	json__uint(&j, "pid", e->h.tgid);
+	json__uint(&j, "tid", e->h.tid);
+	json__str(&j, "syscall", slot_name(name, sizeof(name), e->h.slot));
+	json__arr(&j, "args");
+	for (int i = 0; i < nargs; i++)
+		json__strn(&j, NULL, args[i].p ? args[i].p : "", args[i].len);
+	json__arr_end(&j);
+	if (x) {
+		json__int(&j, "ret", x->ret);
+		if (x->ret < 0 && x->ret >= -4095)
+			json__str(&j, "error", sysdecode__errname(-x->ret, err, sizeof(err)));
+		json__fixed(&j, "duration", (x->h.ts - e->h.ts) / 1e9, 6);
+	} else if (unfinished) {
+		json__bool(&j, "unfinished", true);
+	} else {
+		json__null(&j, "ret");
+	}
+	json__end(&j);
+}
+
+/* One line: the entry e, and its exit x (NULL: did not return or not yet). */
+static void print_call(const struct strace_enter *e, const struct strace_exit *x, bool unfinished)
+{
+	const struct sysdecode_info *in = slot_info(e->h.slot);
+	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
+				    .tgid = e->h.tgid };
+	char name[64];
+	int n = decode_args(e, x);
+
+	if (env.json) {
+		emit_json(e, n, x, unfinished, e->h.ts);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, e->h.tid, e->h.ts);
+	sbuf__printf(&line, "%s(", slot_name(name, sizeof(name), e->h.slot));
+	for (int i = 0; i < n; i++)
+		sbuf__printf(&line, "%s%s", i ? ", " : "", args[i].p ? args[i].p : "");
+	if (unfinished) {
+		sbuf__printf(&line, " <unfinished ...>");
+	} else {
+		sbuf__printf(&line, ")");
+		if (x)
+			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
+		else
+			sysdecode__ret(&line, &o, 'n', 0);
+		if (x && cfg.durations) {
+			__u64 d = x->h.ts - e->h.ts;
+
+			sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
+		}
+	}
+	fprintf(out, "%s\n", line.p);
+}
+
+static bool status_wanted(long long ret)
+{
+	bool failed = ret < 0 && ret >= -4095;
+
+	return cfg.status == STATUS_ALL || (cfg.status == STATUS_FAILED) == failed;
+}
+
+static void on_enter(const struct strace_enter *e, size_t size)
+{
+	const struct sysdecode_info *in = slot_info(e->h.slot);
+	struct pending **pp = pending_find(e->h.tid), *p = *pp;
+
+	if (p) {	/* the previous call never returned to us */
+		if (cfg.status == STATUS_ALL)
+			print_call(&p->e, NULL, true);
+		*pp = p->next;
+		free(p);
+	}
+	if (in && in->ret == 'n' && e->h.slot < STRACE_IA32) {
+		/* exit, exit_group: no return to wait for */
+		if (cfg.status != STATUS_SUCCESSFUL)
+			print_call(e, NULL, false);
+		return;
+	}
+	p = malloc(sizeof(*p));
+	if (!p)
+		return;
+	memcpy(&p->e, e, size < sizeof(p->e) ? size : sizeof(p->e));
+	if (size < sizeof(p->e))
+		memset((char *)&p->e + size, 0, sizeof(p->e) - size);
+	p->next = pending[e->h.tid % PENDING_BUCKETS];
+	pending[e->h.tid % PENDING_BUCKETS] = p;
+}
+
+static void on_exit_event(const struct strace_exit *x)
+{
+	struct pending **pp = pending_find(x->h.tid), *p = *pp;
+	char name[64], err[32];
+
+	if (p && p->e.h.slot == x->h.slot) {
+		*pp = p->next;
+		if (status_wanted(x->ret))
+			print_call(&p->e, x, false);
+		free(p);
+		return;
+	}
+	/* the entry was lost: say what we know */
+	if (!status_wanted(x->ret))
+		return;
+	if (env.json) {
+		struct json j;
+
+		json__begin(&j, out);
+		json__str(&j, "type", "syscall");
+		json__uint(&j, "pid", x->h.tgid);
+		json__uint(&j, "tid", x->h.tid);
+		json__str(&j, "syscall", slot_name(name, sizeof(name), x->h.slot));
+		json__bool(&j, "resumed", true);
+		json__int(&j, "ret", x->ret);
+		if (x->ret < 0 && x->ret >= -4095)
+			json__str(&j, "error", sysdecode__errname(-x->ret, err, sizeof(err)));
+		json__end(&j);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, x->h.tid, x->h.ts);
+	sbuf__printf(&line, "<... %s resumed>)", slot_name(name, sizeof(name), x->h.slot));
+	sysdecode__ret(&line, &(struct sysdecode_opts){ .strsize = cfg.strsize }, 'd', x->ret);
+	fprintf(out, "%s\n", line.p);
+}
+
+static void on_proc_exit(const struct strace_proc_exit *x)
+{
+	struct pending **pp = pending_find(x->h.tid), *p = *pp;
+	int code = x->exit_code;
+
+	if (p) {
+		if (cfg.status == STATUS_ALL)
+			print_call(&p->e, NULL, false);
+		*pp = p->next;
+		free(p);
+	}
+	if (env.json) {
+		struct json j;
+
+		json__begin(&j, out);
+		json__str(&j, "type", "exit");
+		json__uint(&j, "pid", x->h.tgid);
+		json__uint(&j, "tid", x->h.tid);
+		if (code & 0x7f) {
+			json__str(&j, "signal", sigabbrev_np(code & 0x7f) ? sigabbrev_np(code & 0x7f) : "?");
+			json__bool(&j, "core_dumped", code & 0x80);
+		} else {
+			json__int(&j, "status", (code >> 8) & 0xff);
+		}
+		json__end(&j);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, x->h.tid, x->h.ts);
+	if (code & 0x7f) {
+		const char *s = sigabbrev_np(code & 0x7f);
+
+		sbuf__printf(&line, "+++ killed by SIG%s %s+++", s ? s : "?",
+			     code & 0x80 ? "(core dumped) " : "");
+	} else {
+		sbuf__printf(&line, "+++ exited with %d +++", (code >> 8) & 0xff);
+	}
+	fprintf(out, "%s\n", line.p);
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct strace_hdr *h = data;
+
+	(void)ctx;
+	if (size < sizeof(*h))
+		return 0;
+	switch (h->type) {
+	case EV_ENTER:
+		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
+			on_enter(data, size);
+		break;
+	case EV_EXIT:
+		if (size >= STRACE_EXIT_SMALL && h->slot < STRACE_SLOTS)
+			on_exit_event(data);
+		break;
+	case EV_PROC_EXIT:
+		if (size >= sizeof(struct strace_proc_exit))
+			on_proc_exit(data);
+		break;
+	}
+	return 0;
+}
+
+/* ---- summary -------------------------------------------------------------- */
+
+struct row {
+	char name[48];
+	__u64 calls, errors, ns;
+	struct hist h;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	switch (cfg.sort) {
+	case SORT_CALLS:
+		if (x->calls != y->calls)
+			return x->calls < y->calls ? 1 : -1;
+		break;
+	case SORT_ERRORS:
+		if (x->errors != y->errors)
+			return x->errors < y->errors ? 1 : -1;
+		break;
+	case SORT_NAME:
+		return strcmp(x->name, y->name);
+	case SORT_NOTHING:
+		return 0;
+	default:
+		if (x->ns != y->ns)
+			return x->ns < y->ns ? 1 : -1;
+	}
+	return strcmp(x->name, y->name);
+}
+
+static int print_summary(void)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct strace_stat *st = calloc(ncpu, sizeof(*st));
+	struct strace_hist *hs = calloc(ncpu, sizeof(*hs));
+	struct row *rows = calloc(STRACE_SLOTS, sizeof(*rows));
+	__u64 calls = 0, errors = 0, ns = 0;
+	int n = 0;
+
+	if (!st || !hs || !rows)
+		return -ENOMEM;
+	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
+		struct row *r = &rows[n];
+
+		if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.stats), &slot, st))
+			continue;
+		memset(r, 0, sizeof(*r));
+		for (int c = 0; c < ncpu; c++) {
+			r->calls += st[c].calls;
+			r->errors += st[c].errors;
+			r->ns += st[c].ns;
+		}
+		if (!r->calls)
+			continue;
+		if (cfg.hist && !bpf_map_lookup_elem(bpf_map__fd(skel->maps.hists), &slot, hs)) {
+			for (int c = 0; c < ncpu; c++)
+				for (int i = 0; i < STRACE_HIST_SLOTS && i < HIST_SLOTS; i++)
+					r->h.slots[i] += hs[c].slots[i];
+			r->h.count = r->calls;
+			r->h.sum_ns = r->ns;
+		}
+		slot_name(r->name, sizeof(r->name), slot);
+		calls += r->calls;
+		errors += r->errors;
+		ns += r->ns;
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+
+	if (env.json) {
+		struct json j;
+
+		json__begin(&j, out);
+		json__str(&j, "type", "summary");
+		json__arr(&j, "syscalls");
+		for (int i = 0; i < n; i++) {
+			json__obj(&j, NULL);
+			json__str(&j, "syscall", rows[i].name);
+			json__uint(&j, "calls", rows[i].calls);
+			json__uint(&j, "errors", rows[i].errors);
+			json__fixed(&j, "seconds", rows[i].ns / 1e9, 6);
+			json__uint(&j, "usecs_per_call", rows[i].ns / 1000 / rows[i].calls);
+			json__fixed(&j, "percent_time", ns ? 100.0 * rows[i].ns / ns : 0, 2);
+			if (cfg.hist) {
+				json__obj(&j, "histogram");
+				hist__json_log2(&j, &rows[i].h, "usecs", 1e3);
+				json__obj_end(&j);
+			}
+			json__obj_end(&j);
+		}
+		json__arr_end(&j);
+		json__obj(&j, "total");
+		json__uint(&j, "calls", calls);
+		json__uint(&j, "errors", errors);
+		json__fixed(&j, "seconds", ns / 1e9, 6);
+		json__obj_end(&j);
+		json__end(&j);
+	} else {
+		const char *dash = "------ ----------- ----------- --------- --------- ----------------\n";
+
+		fprintf(out, "%% time     seconds  usecs/call     calls    errors syscall\n%s", dash);
+		for (int i = 0; i < n; i++)
+			fprintf(out, "%6.2f %11.6f %11llu %9llu %9.llu %s\n",
+				ns ? 100.0 * rows[i].ns / ns : 0.0, rows[i].ns / 1e9,
+				(unsigned long long)(rows[i].ns / 1000 / rows[i].calls),
+				(unsigned long long)rows[i].calls, (unsigned long long)rows[i].errors,
+				rows[i].name);
+		fprintf(out, "%s%6.2f %11.6f %11llu %9llu %9.llu total\n", dash, 100.0, ns / 1e9,
+			(unsigned long long)(calls ? ns / 1000 / calls : 0),
+			(unsigned long long)calls, (unsigned long long)errors);
+		if (cfg.hist) {
+			for (int i = 0; i < n; i++) {
+				fprintf(out, "\nsyscall = %s\n", rows[i].name);
+				hist__print_log2(out, rows[i].h.slots, HIST_SLOTS, "usecs");
+			}
+		}
+	}
+	fflush(out);
+	free(st);
+	free(hs);
+	free(rows);
+	return 0;
+}
+
+/* ---- targets -------------------------------------------------------------- */
+
+static pid_t child = -1;
+static int child_status = -1;
+static struct ring_buffer *rb;
+
+static int trace_tid(pid_t tid, __u32 flags)
+{
+	struct strace_task t = { .slot = STRACE_SLOT_NONE, .flags = flags };
+
+	return bpf_map_update_elem(bpf_map__fd(skel->maps.traced), &tid, &t, BPF_ANY);
+}
+
+/* -p: every thread of the process. */
+static int attach_pid(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return trace_tid(pid, 0);
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		if (trace_tid(atoi(d->d_name), 0))
+			return -errno;
+		n++;
+	}
+	closedir(dir);
+	return n ? 0 : -ESRCH;
+}
+
+/*
+ * Command mode: the child waits on a pipe until the tool has attached and
+ * put it in the traced set, then execs; a failed exec reports its errno
+ * through a close-on-exec pipe.
+ */
+static int go_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
+
+static void resolve_user(uid_t *uid, gid_t *gid, const char **name)
+{
+	struct passwd *pw = getpwnam(cfg.user);
+	char *end;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		*gid = pw->pw_gid;
+		*name = pw->pw_name;
+		return;
+	}
+	errno = 0;
+	long v = strtol(cfg.user, &end, 10);
+
+	if (*end || end == cfg.user || v < 0)
+		msg__usage("unknown user '%s'", cfg.user);
+	pw = getpwuid(v);
+	*uid = v;
+	*gid = pw ? pw->pw_gid : (gid_t)v;
+	*name = pw ? pw->pw_name : NULL;
+}
+
+static int start_child(void)
+{
+	uid_t uid = 0;
+	gid_t gid = 0;
+	const char *uname = NULL;
+
+	if (cfg.user)
+		resolve_user(&uid, &gid, &uname);
+	if (pipe(go_pipe) || pipe2(err_pipe, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	child = fork();
+	if (child < 0)
+		return -errno;
+	if (child == 0) {
+		char c;
+		int e;
+
+		close(go_pipe[1]);
+		close(err_pipe[0]);
+		while (read(go_pipe[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(go_pipe[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (cfg.user) {
+			if ((uname && initgroups(uname, gid)) || setgid(gid) || setuid(uid))
+				goto fail;
+		}
+		execvp(cfg.cmd[0], cfg.cmd);
+fail:
+		e = errno;
+		if (write(err_pipe[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go_pipe[0]);
+	close(err_pipe[1]);
+	return 0;
+}
+
+/* Release the child; 0 when its exec went through. */
+static int release_child(void)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (trace_tid(child, TASK_WAIT_EXEC))
+		return -errno;
+	if (write(go_pipe[1], "g", 1) != 1)
+		return -errno;
+	close(go_pipe[1]);
+	do {
+		n = read(err_pipe[0], &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	close(err_pipe[0]);
+	if (n == sizeof(e)) {
+		msg__fail(e, "run '%s'", cfg.cmd[0]);
+		waitpid(child, NULL, 0);
+		child = -1;
+		return -e;
+	}
+	return 0;
+}
+
+/* Done when no traced thread is left (and the child is reaped). */
+static bool targets_gone(void *ctx)
+{
+	__u32 key;
+
+	(void)ctx;
+	if (child > 0 && child_status < 0) {
+		int st;
+
+		if (waitpid(child, &st, WNOHANG) == child)
+			child_status = st;
+	}
+	return bpf_map_get_next_key(bpf_map__fd(skel->maps.traced), NULL, &key) != 0;
+}
+
+static int tick(void *ctx)
+{
+	(void)ctx;
+	/* the BPF side wakes us only past a backlog: drain on time too */
+	int err = ring_buffer__consume(rb);
+
+	return err < 0 && err != -EINTR ? err : 0;
+}
+
+static void report_lost(void)
+{
+	__u32 key, next, *prev = NULL;
+	__u64 v;
+	int fd = bpf_map__fd(skel->maps.lost);
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		if (!bpf_map_lookup_elem(fd, &next, &v) && v)
+			msg__warn("pid %u: %llu events lost", next, (unsigned long long)v);
+		key = next;
+		prev = &key;
+	}
+}
+
+static void set_rodata(void)
+{
+	size_t n;
+	const struct sysdecode_info *t = sysdecode__table(&n);
+	int nr;
+
+	skel->rodata->cfg_trace = !cfg.summary_only;
+	skel->rodata->cfg_summary = cfg.summary_only || cfg.summary;
+	skel->rodata->cfg_hist = cfg.hist;
+	skel->rodata->cfg_follow = cfg.follow;
+	skel->rodata->cfg_status = cfg.status;
+	skel->rodata->cfg_strsize = cfg.strsize;
+	if (!cfg.mask_set)
+		memset(cfg.mask, 0xff, sizeof(cfg.mask));
+	memcpy((void *)skel->rodata->cfg_mask, cfg.mask, sizeof(cfg.mask));
+	for (size_t i = 0; i < n; i++) {
+		nr = syscall__nr(t[i].name, false);
+		if (nr >= 0)
+			skel->rodata->cfg_capture[nr] = sysdecode__capture_mask(&t[i]);
+	}
+	const char *execs[4][2] = { { "execve", "" }, { "execveat", "" },
+				    { "execve", "ia32" }, { "execveat", "ia32" } };
+	for (int i = 0; i < 4; i++) {
+		nr = syscall__nr(execs[i][0], *execs[i][1]);
+		((__u32 *)skel->rodata->cfg_exec_slots)[i] =
+			nr < 0 ? STRACE_SLOT_NONE : (__u32)((*execs[i][1] ? STRACE_IA32 : 0) + nr);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = options,
+		.parser = parse_arg,
+		.args_doc = "[COMMAND [ARG...]]",
+		.doc = doc,
+		.children = NULL,
+	};
+	struct argp full = argp;
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+	struct timespec rt, mt;
+	int err = 0, rc = EXIT_OK;
+
+	msg__init(TOOL);
+	full.children = opts__children(0);
+	/* stop at the command: its options are its own */
+	setenv("POSIXLY_CORRECT", "1", 1);
+	opts__parse(&full, argc, argv, NULL);
+	unsetenv("POSIXLY_CORRECT");
+
+	out = stdout;
+	if (cfg.output) {
+		out = fopen(cfg.output, "w");
+		if (!out) {
+			msg__fail(-errno, "open output file '%s'", cfg.output);
+			return EXIT_FAIL;
+		}
+	}
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mt);
+	mono_to_real_ns = (rt.tv_sec - mt.tv_sec) * 1000000000LL + (rt.tv_nsec - mt.tv_nsec);
+
+	if (tool__open_opts(&open_opts))
+		return EXIT_FAIL;
+	skel = strace_bpf__open_opts(&open_opts);
+	if (!skel) {
+		tool__open_failed(-errno);
+		return EXIT_FAIL;
+	}
+	err = tool__prepare(skel->obj);
+	if (err)
+		goto out;
+	set_rodata();
+	/* maps of features that are off: one entry, one page */
+	if (!skel->rodata->cfg_summary)
+		bpf_map__set_max_entries(skel->maps.stats, 1);
+	if (!cfg.hist)
+		bpf_map__set_max_entries(skel->maps.hists, 1);
+	if (!skel->rodata->cfg_trace)
+		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+
+	err = tool__load_attach(skel->skeleton);
+	if (err)
+		goto out;
+	tool__verbose_maps(skel->obj);
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	if (!rb) {
+		err = -errno;
+		msg__fail(err, "create ring buffer");
+		goto out;
+	}
+
+	loop__signals();
+	if (cfg.cmd) {
+		err = start_child();
+		if (err) {
+			msg__fail(err, "start '%s'", cfg.cmd[0]);
+			goto out;
+		}
+	} else {
+		for (int i = 0; i < cfg.npids; i++) {
+			err = attach_pid(cfg.pids[i]);
+			if (err) {
+				msg__fail(err, "attach to process %d", cfg.pids[i]);
+				goto out;
+			}
+		}
+	}
+	tool__tracing("system calls");
+	if (cfg.cmd) {
+		err = release_child();
+		if (err)
+			goto out;
+	}
+	err = loop__ringbuf(rb, 0, 100, targets_gone, tick, NULL);
+	/* a last look: events of the final exits */
+	ring_buffer__consume(rb);
+	fflush(out);
+	if (!err && (cfg.summary_only || cfg.summary))
+		err = print_summary();
+	report_lost();
+	loss__report(&skel->bss->loss, env.json);
+	if (child > 0) {
+		if (child_status < 0 && !loop_exiting)
+			waitpid(child, &child_status, 0);
+		if (child_status >= 0)
+			rc = WIFEXITED(child_status) ? WEXITSTATUS(child_status) :
+			     128 + WTERMSIG(child_status);
+	}
+out:
+	ring_buffer__free(rb);
+	strace_bpf__destroy(skel);
+	if (out && out != stdout)
+		fclose(out);
+	if (err)
+		return EXIT_FAIL;
+	return rc;
+}
