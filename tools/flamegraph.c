@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "msg.h"
 #include "opts.h"
@@ -345,6 +346,9 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 			kind = kern ? K_KERNEL : K_USER;
 		} else if (has_prefix(f, flen, "[missed") || has_prefix(f, flen, "[Missed")) {
 			kind = K_MISSED;
+			/* bcc: "[Missed User Stack]", then the kernel frames, no "-" */
+			if (strncasecmp(f, "[missed user", 12) == 0)
+				kern = true;
 		} else if (kern) {
 			kind = K_KERNEL;
 		} else if (cfg.guess_kernel && (guessed || (guessed = kernel_entry(f, flen)))) {

@@ -118,6 +118,10 @@ hue() {
 	for f in sshd '[unknown]' __libc_read kworker/0:1; do
 		[ "$(hue "$(field "$f" 7 <"$BATS_TEST_TMPDIR/guess.tsv")")" = warm ] || { echo "$f is not warm" >&2; return 1; }
 	done
+	# bcc: no "-" after a missed user stack, the kernel frames follow it
+	printf 'cron;[Missed User Stack];entry_SYSCALL_64;do_sys_poll 9\n' | "$BIN/$FG" >"$BATS_TEST_TMPDIR/m.svg"
+	[ "$(hue "$(frames "$BATS_TEST_TMPDIR/m.svg" | field do_sys_poll 7)")" = cool ]
+	[ "$(hue "$(frames "$BATS_TEST_TMPDIR/m.svg" | field '[Missed User Stack]' 7)")" = grey ]
 	# schedule appears under both: kernel in both places
 	[ "$(awk -F'\t' '$2 == "schedule"' "$BATS_TEST_TMPDIR/guess.tsv" | wc -l)" -eq 2 ]
 
@@ -303,4 +307,30 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 	[ "$(jq .search_lit "$r")" = 1 ]
 	[ "$(jq -r .matched "$r")" = "Matched: 75.00%" ]
 	assert_between "width after unzoom" "$(jq .unzoomed_width "$r")" 884.9 885.1
+}
+
+@test "flamegraph: offcputime-lite -df piped in, end to end" {
+	require_root
+	make -s -C "$ROOT" --no-print-directory print-tools | grep -qw offcputime-lite ||
+		skip "offcputime-lite is not one of the built tools"
+	# a sleeper that is off CPU for most of the second
+	(for _ in 1 2 3 4 5 6 7 8; do sleep 0.1; done) &
+	"$BIN/offcputime-lite" -df 1 >"$BATS_TEST_TMPDIR/off.folded" 2>"$BATS_TEST_TMPDIR/off.err"
+	wait
+	[ -s "$BATS_TEST_TMPDIR/off.folded" ] || { cat "$BATS_TEST_TMPDIR/off.err" >&2; return 1; }
+	# kernel threads have no user stack, so no "-": --guess-kernel finds theirs
+	"$BIN/$FG" --countname us --guess-kernel <"$BATS_TEST_TMPDIR/off.folded" >"$BATS_TEST_TMPDIR/off.svg" \
+		2>"$BATS_TEST_TMPDIR/fg.err"
+	# every line of offcputime-lite's folded output is accepted
+	! grep -q malformed "$BATS_TEST_TMPDIR/fg.err"
+	xmllint --noout "$BATS_TEST_TMPDIR/off.svg"
+	frames "$BATS_TEST_TMPDIR/off.svg" >"$BATS_TEST_TMPDIR/off.tsv"
+	# the root holds every microsecond of the input
+	[ "$(field all 3 <"$BATS_TEST_TMPDIR/off.tsv")" = "$(awk '{ s += $NF } END { printf "%.0f\n", s }' "$BATS_TEST_TMPDIR/off.folded")" ]
+	# sleep's stack reaches the scheduler, in kernel colours
+	awk -F'\t' '$2 == "schedule" || $2 == "__schedule" { print $7 }' "$BATS_TEST_TMPDIR/off.tsv" >"$BATS_TEST_TMPDIR/k"
+	[ -s "$BATS_TEST_TMPDIR/k" ]
+	while read -r k; do
+		[ "$(hue "$k")" = cool ] || { echo "a schedule frame is $k" >&2; return 1; }
+	done <"$BATS_TEST_TMPDIR/k"
 }
