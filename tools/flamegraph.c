@@ -157,6 +157,7 @@ struct node {
 	struct node *hnext;			/* hash chain */
 	char *name;
 	size_t len;
+	size_t hash;
 	unsigned long long total;		/* this frame and everything above it */
 	unsigned long long rel;			/* offset in its parent, in counts */
 	unsigned long long off;			/* offset from the left, in counts */
@@ -176,13 +177,19 @@ static struct {
 
 static size_t hash(const struct node *parent, enum kind kind, const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uintptr_t)parent ^ ((uint64_t)kind << 56);
+	uint64_t h = 1469598103934665603ULL;
 
 	while (len--) {
 		h ^= (unsigned char)*s++;
 		h *= 1099511628211ULL;
 	}
-	return h ^ (h >> 29);
+	/* mix the parent and kind into every bit (murmur3's finalizer) */
+	h ^= (uintptr_t)parent * 0x9e3779b97f4a7c15ULL + kind;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
 }
 
 static void oom(void)
@@ -200,7 +207,7 @@ static void rehash(void)
 		oom();
 	for (i = 0; i < hsize; i++) {
 		for (n = htab[i]; n; n = next) {
-			size_t b = hash(n->parent, n->kind, n->name, n->len) & (nsize - 1);
+			size_t b = n->hash & (nsize - 1);
 
 			next = n->hnext;
 			n->hnext = nt[b];
@@ -212,24 +219,49 @@ static void rehash(void)
 	hsize = nsize;
 }
 
+/*
+ * Nodes and their names come from large blocks, never freed (the process
+ * ends after writing the SVG): no allocator overhead per frame.
+ */
+static void *arena_alloc(size_t size)
+{
+	static char *cur, *end;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (size > (size_t)(end - cur)) {
+		size_t block = size > (1 << 20) ? size : 1 << 20;
+
+		cur = malloc(block);
+		if (!cur)
+			oom();
+		end = cur + block;
+	}
+	p = cur;
+	cur += size;
+	return p;
+}
+
 static struct node *child(struct node *parent, enum kind kind, const char *name, size_t len)
 {
 	struct node *n;
-	size_t b;
+	size_t h, b;
 
 	if (hcount * 4 >= hsize * 3)
 		rehash();
-	b = hash(parent, kind, name, len) & (hsize - 1);
+	h = hash(parent, kind, name, len);
+	b = h & (hsize - 1);
 	for (n = htab[b]; n; n = n->hnext)
-		if (n->parent == parent && n->kind == kind && n->len == len &&
+		if (n->hash == h && n->parent == parent && n->kind == kind && n->len == len &&
 		    !memcmp(n->name, name, len))
 			return n;
-	n = calloc(1, sizeof(*n));
-	if (!n || !(n->name = malloc(len + 1)))
-		oom();
+	n = arena_alloc(sizeof(*n) + len + 1);
+	memset(n, 0, sizeof(*n));
+	n->name = (char *)(n + 1);
 	memcpy(n->name, name, len);
 	n->name[len] = '\0';
 	n->len = len;
+	n->hash = h;
 	n->kind = kind;
 	n->parent = parent;
 	n->next = parent->child;
