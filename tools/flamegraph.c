@@ -345,7 +345,8 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 	slen = p;
 	while (slen && is_space(s[slen - 1]))
 		slen--;
-	if (!slen || s[0] == ';' || s[slen - 1] == ';' || memmem(s, slen, ";;", 2))
+	/* Empty frames are kept: a task may have set an empty comm. */
+	if (!slen)
 		goto bad;
 	if (count > ULLONG_MAX - root.total)
 		goto bad;
@@ -355,7 +356,7 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 
 	root.total += count;
 	n = &root;
-	for (start = 0; start < slen; start = i + 1) {
+	for (start = 0; start <= slen; start = i + 1) {
 		const char *f = s + start;
 		size_t flen;
 		enum kind kind;
