@@ -228,6 +228,25 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 	expect_fail 1 "every count in the input is 0" "$BIN/$FG" "$BATS_TEST_TMPDIR/zero"
 }
 
+@test "flamegraph: random hostile bytes never crash it nor break the XML" {
+	$PY - >"$BATS_TEST_TMPDIR/rand.folded" <<-'EOF'
+	import random, sys
+	r = random.Random(7)
+	alpha = [b";", b" ", b"\t", b"-", b"--", b"_[k]", b"_[j]", b"<", b">", b"&", b'"', b"'",
+	         b"]]>", b"\x00", b"\x01", b"\xff", b"\xc3", b"\xe2\x98\x83", b"\xed\xa0\x80",
+	         b"\xef\xbf\xbf", b"a", b"foo", b"[missed user stack]", b"(", b")", b"0", b"9", b"\r"]
+	for i in range(5000):
+	    line = b"".join(r.choice(alpha) for _ in range(r.randint(0, 30)))
+	    if r.random() < 0.7:
+	        line += b" " + str(r.randint(0, 10 ** r.randint(0, 21))).encode()
+	    sys.stdout.buffer.write(line + b"\n")
+	EOF
+	"$BIN/$FG" --minwidth 0 "$BATS_TEST_TMPDIR/rand.folded" >"$BATS_TEST_TMPDIR/rand.svg" 2>"$BATS_TEST_TMPDIR/rand.err"
+	grep -Eq "warning: [0-9]+ malformed lines skipped" "$BATS_TEST_TMPDIR/rand.err"
+	xmllint --noout "$BATS_TEST_TMPDIR/rand.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/rand.svg" | wc -l)" -gt 100 ]
+}
+
 @test "flamegraph: several files and stdin merge; bad usage exits 2" {
 	printf 'a;b 10\n' >"$BATS_TEST_TMPDIR/1.folded"
 	printf 'a;b 5\na;c 5\n' >"$BATS_TEST_TMPDIR/2.folded"
