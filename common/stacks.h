@@ -42,7 +42,11 @@ struct stack {
 	bool missed;			/* the stack id was an error */
 };
 
-/* One record: comm, pid, kernel and user stack, a count and its unit. */
+/*
+ * One record: comm, pid, kernel and user stack, a count. kstack or ustack
+ * NULL: that stack was not collected (-U, -K), nothing is printed for it.
+ * The multi-line form names tid after comm, as bcc does.
+ */
 void stacks__print(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
 		   pid_t tid, const struct stack *kstack, const struct stack *ustack,
 		   unsigned long long count);

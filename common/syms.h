@@ -42,6 +42,17 @@ void ksyms__free(struct ksyms *k);
 struct usyms *usyms__new(size_t max_bytes);
 /* Capture tgid's mappings now (idempotent; cheap when already known). */
 int usyms__snapshot(struct usyms *u, pid_t tgid);
+/*
+ * Re-read tgid's mappings, replacing what was known (after an exec, or a
+ * PID reused by a new process). 0 or -errno (the old snapshot stays).
+ */
+int usyms__refresh(struct usyms *u, pid_t tgid);
+/*
+ * Where separate debug files live (default /usr/lib/debug): build-id
+ * files under DIR/.build-id/, .gnu_debuglink files under DIR/<dir of the
+ * binary>/. Tests point it elsewhere.
+ */
+void usyms__set_debug_dir(struct usyms *u, const char *dir);
 /* Forget a process (its mappings), e.g. after its stacks were printed. */
 void usyms__forget(struct usyms *u, pid_t tgid);
 /*

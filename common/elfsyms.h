@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ELF reader behind the user-space symbolizer (syms.c): function
+ * symbols of one ELF file (.symtab and .dynsym), its PT_LOAD segments (to
+ * turn a file offset into a virtual address), its build-id and its
+ * .gnu_debuglink. It reads files of arbitrary processes as root, so every
+ * count, offset and string of the file is checked: a malformed file gives
+ * an error or fewer symbols, never a crash (tests/fuzz/fuzz_elf.c).
+ */
+#ifndef BPFLITE_ELFSYMS_H
+#define BPFLITE_ELFSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#define ELFSYMS_MAX_LOADS	32
+#define ELFSYMS_BUILD_ID_MAX	64
+
+struct elf_load {
+	__u64 offset, vaddr, filesz;
+};
+
+struct elf_sym {
+	__u64 addr, size;
+	__u32 name;			/* offset in strs */
+};
+
+struct elf_syms {
+	struct elf_sym *syms;		/* sorted by addr */
+	size_t nr;
+	char *strs;
+	size_t strs_len;
+	struct elf_load loads[ELFSYMS_MAX_LOADS];
+	int nr_loads;
+	bool has_symtab;		/* else only .dynsym (or nothing) */
+	__u8 build_id[ELFSYMS_BUILD_ID_MAX];
+	int build_id_len;
+	char debuglink[256];		/* "" when none */
+	size_t bytes;			/* memory held, for the cache bound */
+};
+
+/* Parse the ELF file open on fd (not closed). NULL with errno on error. */
+struct elf_syms *elf_syms__load_fd(int fd);
+/* Parse an ELF image in memory (buf is not modified). */
+struct elf_syms *elf_syms__load_mem(const void *buf, size_t len);
+/* Add the function symbols of another file (a separate debug file). */
+int elf_syms__merge(struct elf_syms *dst, const struct elf_syms *src);
+/* File offset -> virtual address through the PT_LOAD segments. */
+bool elf_syms__vaddr(const struct elf_syms *e, __u64 off, __u64 *vaddr);
+/* The symbol covering vaddr (or NULL); *off is vaddr - symbol. */
+const char *elf_syms__find(const struct elf_syms *e, __u64 vaddr, __u64 *off);
+void elf_syms__free(struct elf_syms *e);
+
+/* Build-id as lower-case hex into buf ("" when none). */
+void elf_syms__build_id_hex(const struct elf_syms *e, char *buf, size_t len);
+
+#endif

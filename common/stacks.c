@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stack printer (stacks.h): folded, multi-line and JSON forms. */
+#include <errno.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "msg.h"
+#include "stacks.h"
+
+#define NAME_LEN 512
+
+bool stacks__is_bpf_frame(const char *name)
+{
+	/*
+	 * Between sched_switch and the program: bpf_trace_run<N> calls the
+	 * program (bpf_prog_<tag>_<name>) from the tracepoint's
+	 * __bpf_trace_<tp> trampoline, reached through __traceiter_<tp>.
+	 */
+	return !strncmp(name, "bpf_prog_", 9) || !strncmp(name, "bpf_trace_run", 13) ||
+	       !strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12);
+}
+
+static struct ksyms *printer_ksyms(struct stack_printer *p)
+{
+	static bool hinted;
+
+	/* at report time, never at start-up: kallsyms takes tens of ms */
+	if (!p->ksyms) {
+		p->ksyms = ksyms__load();
+		if (!p->ksyms && !hinted)
+			msg__fail(-errno, "read /proc/kallsyms");
+	}
+	if (p->ksyms && ksyms__restricted(p->ksyms) && !hinted)
+		msg__hint("kernel addresses read 0 (kptr_restrict): run as root or set "
+			  "kernel.kptr_restrict=0 for kernel frame names");
+	hinted = true;
+	return p->ksyms;
+}
+
+static const char *kname(struct stack_printer *p, __u64 addr, char *buf, size_t len)
+{
+	const struct ksym *s = ksyms__find(printer_ksyms(p), addr);
+
+	if (!s)
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	else
+		snprintf(buf, len, "%s", s->name);
+	return buf;
+}
+
+static const char *uname_(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf, size_t len)
+{
+	if (!p->usyms) {
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	return usyms__name(p->usyms, tgid, addr, false, buf, len);
+}
+
+/* Folded frames may not hold ';' (separator) or line breaks. */
+static void fold_put(FILE *f, const char *s, const char *suffix)
+{
+	for (; *s; s++)
+		fputc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, f);
+	fputs(suffix, f);
+}
+
+static void print_folded(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
+			 const struct stack *k, const struct stack *us, unsigned long long count)
+{
+	char buf[NAME_LEN];
+	bool any = false;
+	int i;
+
+	fold_put(f, comm, "");
+	if (us) {
+		if (us->missed) {
+			fputs(";[missed user stack]", f);
+			any = true;
+		}
+		for (i = us->n - 1; i >= 0; i--, any = true) {
+			fputc(';', f);
+			fold_put(f, uname_(p, tgid, us->ips[i], buf, sizeof(buf)), "");
+		}
+	}
+	if (k) {
+		if (p->delimiter && any && (k->n || k->missed))
+			fputs(";-", f);
+		if (k->missed)
+			fputs(";[missed kernel stack]", f);
+		for (i = k->n - 1; i >= 0; i--) {
+			kname(p, k->ips[i], buf, sizeof(buf));
+			if (stacks__is_bpf_frame(buf))
+				continue;
+			fputc(';', f);
+			fold_put(f, buf, p->kernel_suffix ? "_[k]" : "");
+		}
+	}
+	fprintf(f, " %llu\n", count);
+}
+
+void stacks__print(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
+		   pid_t tid, const struct stack *k, const struct stack *us,
+		   unsigned long long count)
+{
+	char buf[NAME_LEN];
+	int i;
+
+	if (p->folded) {
+		print_folded(p, f, comm, tgid, k, us, count);
+		return;
+	}
+	/* bcc's multi-line form: leaf first, kernel then user */
+	if (k) {
+		if (k->missed)
+			fprintf(f, "    [missed kernel stack]\n");
+		for (i = 0; i < k->n; i++) {
+			kname(p, k->ips[i], buf, sizeof(buf));
+			if (!stacks__is_bpf_frame(buf))
+				fprintf(f, "    %s\n", buf);
+		}
+	}
+	if (p->delimiter && k && us && (k->n || k->missed) && (us->n || us->missed))
+		fprintf(f, "    --\n");
+	if (us) {
+		if (us->missed)
+			fprintf(f, "    [missed user stack]\n");
+		for (i = 0; i < us->n; i++)
+			fprintf(f, "    %s\n", uname_(p, tgid, us->ips[i], buf, sizeof(buf)));
+	}
+	fprintf(f, "    %-16s %s (%d)\n", "-", comm, tid);
+	fprintf(f, "        %llu\n\n", count);
+}
+
+void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
+		  const struct stack *k, const struct stack *us)
+{
+	char buf[NAME_LEN];
+	int i;
+
+	if (k) {
+		json__arr(j, "kernel_stack");
+		if (k->missed)
+			json__str(j, NULL, "[missed kernel stack]");
+		for (i = 0; i < k->n; i++) {
+			kname(p, k->ips[i], buf, sizeof(buf));
+			if (!stacks__is_bpf_frame(buf))
+				json__str(j, NULL, buf);
+		}
+		json__arr_end(j);
+	}
+	if (us) {
+		json__arr(j, "user_stack");
+		if (us->missed)
+			json__str(j, NULL, "[missed user stack]");
+		for (i = 0; i < us->n; i++)
+			json__str(j, NULL, uname_(p, tgid, us->ips[i], buf, sizeof(buf)));
+		json__arr_end(j);
+	}
+}
+
+int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s)
+{
+	int n = 0;
+
+	s->ips = ips;
+	s->n = 0;
+	s->missed = false;
+	/* -EFAULT: no stack to take (a kernel thread's user stack), not a loss */
+	if (id == -EFAULT)
+		return 0;
+	if (id < 0) {
+		s->missed = true;
+		return 0;
+	}
+	if (bpf_map_lookup_elem(map_fd, &id, ips)) {
+		s->missed = true;
+		return -errno;
+	}
+	while (n < max && ips[n])
+		n++;
+	s->n = n;
+	return 0;
+}

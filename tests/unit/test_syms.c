@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The symbolizer on binaries this test builds (a PIE executable, a shared
+ * library, a stripped binary whose debug file is found by build-id or by
+ * .gnu_debuglink, JIT code in /tmp/perf-PID.map, the vdso), names that
+ * survive the process and its file, kallsyms on canned files, the broken
+ * ELF corpus, and the stack printer's folded and multi-line forms.
+ * Runs from the top of the tree (tests/run.sh); needs cc, objcopy, strip.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "unit.h"
+#include "elfsyms.h"
+#include "msg.h"
+#include "stacks.h"
+#include "syms.h"
+
+static char dir[] = "/tmp/bpflite-syms.XXXXXX";
+
+static const char lib_c[] =
+	"__attribute__((noinline)) int lib_fn(int x) { return x * 3 + 1; }\n";
+
+/* Prints the addresses the test names, then waits for a line on stdin. */
+static const char prog_c[] =
+	"#include <stdio.h>\n#include <sys/mman.h>\n"
+	"int lib_fn(int);\n"
+	"__attribute__((noinline)) int pie_fn(int x) { return lib_fn(x) + 2; }\n"
+	"int main(void) {\n"
+	"  void *jit = mmap(0, 4096, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);\n"
+	"  char line[8];\n"
+	"  printf(\"%p %p %p\\n\", (void *)pie_fn, (void *)lib_fn, jit); fflush(stdout);\n"
+	"  if (!fgets(line, sizeof(line), stdin)) return 1;\n"
+	"  return pie_fn(1) == 0;\n}\n";
+
+/* hidden_fn is static: only .symtab (the debug file) names it. */
+static const char stripped_c[] =
+	"#include <stdio.h>\n"
+	"static __attribute__((noinline)) int hidden_fn(int x) { return x + 5; }\n"
+	"int main(void) {\n"
+	"  char line[8];\n"
+	"  printf(\"%p\\n\", (void *)hidden_fn); fflush(stdout);\n"
+	"  if (!fgets(line, sizeof(line), stdin)) return 1;\n"
+	"  return hidden_fn(1) == 0;\n}\n";
+
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("command failed: %s", cmd);
+}
+
+/* A running child, its stdin (to end it) and the addresses it printed. */
+struct child {
+	pid_t pid;
+	FILE *in;
+	unsigned long long addr[3];
+};
+
+static void child_start(struct child *c, const char *prog)
+{
+	int in[2], out[2];
+	char line[256];
+	FILE *f;
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	c->pid = fork();
+	if (c->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		/* the child is not sanitized: no ASan preload for it */
+		unsetenv("LD_PRELOAD");
+		execl(prog, prog, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	c->in = fdopen(in[1], "w");
+	f = fdopen(out[0], "r");
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	memset(c->addr, 0, sizeof(c->addr));
+	sscanf(line, "%llx %llx %llx", &c->addr[0], &c->addr[1], &c->addr[2]);
+}
+
+static void child_end(struct child *c)
+{
+	int st;
+
+	fputs("x\n", c->in);
+	fclose(c->in);
+	waitpid(c->pid, &st, 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	write_file("lib.c", lib_c);
+	write_file("prog.c", prog_c);
+	write_file("stripped.c", stripped_c);
+	sh("cd %s && cc -O1 -g -fPIC -shared -Wl,--build-id lib.c -o libt.so", dir);
+	sh("cd %s && cc -O1 -g -fPIE -pie -Wl,--build-id prog.c -L. -lt -Wl,-rpath,%s -o pie",
+	   dir, dir);
+	/* stripped + debug file by build-id */
+	sh("cd %s && cc -O1 -g -Wl,--build-id stripped.c -o stripped && "
+	   "objcopy --only-keep-debug stripped stripped.debug && strip --strip-all stripped", dir);
+	/* stripped + debug file by .gnu_debuglink only (no build-id) */
+	sh("cd %s && cc -O1 -g -Wl,--build-id=none stripped.c -o linked && "
+	   "objcopy --only-keep-debug linked linked.dbg && strip --strip-all linked && "
+	   "objcopy --add-gnu-debuglink=linked.dbg linked", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sh("rm -rf %s", dir);
+	return 0;
+}
+
+static const char *name(struct usyms *u, pid_t pid, unsigned long long a, bool off)
+{
+	static char buf[256];
+
+	return usyms__name(u, pid, a, off, buf, sizeof(buf));
+}
+
+static void test_pie_and_shared_lib(void **state)
+{
+	struct usyms *u = usyms__new(0);
+	char prog[256], path[256];
+	struct child c;
+	FILE *f;
+
+	(void)state;
+	snprintf(prog, sizeof(prog), "%s/pie", dir);
+	child_start(&c, prog);
+	/* JIT code named by /tmp/perf-PID.map, read at snapshot time */
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", c.pid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%llx 40 jitted_fn\n", c.addr[2]);
+	fclose(f);
+	assert_int_equal(usyms__snapshot(u, c.pid), 0);
+	unlink(path);
+
+	assert_string_equal(name(u, c.pid, c.addr[0], false), "pie_fn");
+	assert_string_equal(name(u, c.pid, c.addr[0] + 3, true), "pie_fn+0x3");
+	assert_string_equal(name(u, c.pid, c.addr[1], false), "lib_fn");
+	assert_string_equal(name(u, c.pid, c.addr[2] + 0x10, false), "jitted_fn");
+	assert_string_equal(name(u, c.pid, c.addr[2] + 0x80, false), "[unknown]");
+	assert_string_equal(name(u, c.pid, 0x10, false), "[unknown]");
+
+	/* the process exits and its files go: the names stay */
+	child_end(&c);
+	snprintf(path, sizeof(path), "%s/libt.so", dir);
+	unlink(path);
+	unlink(prog);
+	assert_string_equal(name(u, c.pid, c.addr[0], false), "pie_fn");
+	assert_string_equal(name(u, c.pid, c.addr[1], false), "lib_fn");
+	usyms__forget(u, c.pid);
+	usyms__free(u);
+	/* put them back for other tests */
+	sh("cd %s && cc -O1 -g -fPIC -shared -Wl,--build-id lib.c -o libt.so && "
+	   "cc -O1 -g -fPIE -pie prog.c -L. -lt -Wl,-rpath,%s -o pie", dir, dir);
+}
+
+static void test_exited_before_lookup(void **state)
+{
+	struct usyms *u = usyms__new(0);
+	char prog[256];
+	struct child c;
+
+	(void)state;
+	snprintf(prog, sizeof(prog), "%s/pie", dir);
+	child_start(&c, prog);
+	assert_int_equal(usyms__snapshot(u, c.pid), 0);
+	child_end(&c);
+	/* the symbols were never loaded while it lived */
+	assert_string_equal(name(u, c.pid, c.addr[0], false), "pie_fn");
+	/* never seen alive: nothing to go on, but no frame vanishes */
+	assert_string_equal(name(u, 999999999, 0x401000, false), "[unknown]");
+	usyms__free(u);
+}
+
+static void test_debug_file_by_build_id(void **state)
+{
+	char prog[256], id[2 * ELFSYMS_BUILD_ID_MAX + 1], dbg[256];
+	struct elf_syms *e;
+	struct usyms *u;
+	struct child c;
+	const char *n;
+	int fd;
+
+	(void)state;
+	snprintf(prog, sizeof(prog), "%s/stripped", dir);
+	fd = open(prog, O_RDONLY);
+	assert_true(fd >= 0);
+	e = elf_syms__load_fd(fd);
+	close(fd);
+	assert_non_null(e);
+	assert_false(e->has_symtab);
+	elf_syms__build_id_hex(e, id, sizeof(id));
+	elf_syms__free(e);
+	assert_true(strlen(id) >= 16);
+
+	/* without the debug file: module+offset, never nothing */
+	child_start(&c, prog);
+	u = usyms__new(0);
+	usyms__set_debug_dir(u, "/nonexistent");
+	n = name(u, c.pid, c.addr[0], false);
+	assert_true(!strncmp(n, "stripped+0x", 11));
+	usyms__free(u);
+
+	snprintf(dbg, sizeof(dbg), "%s/debug/.build-id/%.2s", dir, id);
+	sh("mkdir -p %s && cp %s/stripped.debug %s/%s.debug", dbg, dir, dbg, id + 2);
+	u = usyms__new(0);
+	snprintf(dbg, sizeof(dbg), "%s/debug", dir);
+	usyms__set_debug_dir(u, dbg);
+	assert_string_equal(name(u, c.pid, c.addr[0], false), "hidden_fn");
+	child_end(&c);
+	usyms__free(u);
+}
+
+static void test_debug_file_by_debuglink(void **state)
+{
+	char prog[256], dbg[256];
+	struct usyms *u;
+	struct child c;
+
+	(void)state;
+	snprintf(prog, sizeof(prog), "%s/linked", dir);
+	/* DIR/<dir of the binary>/<debuglink name> */
+	snprintf(dbg, sizeof(dbg), "%s/debug2%s", dir, dir);
+	sh("mkdir -p %s && mv %s/linked.dbg %s/", dbg, dir, dbg);
+	child_start(&c, prog);
+	u = usyms__new(0);
+	snprintf(dbg, sizeof(dbg), "%s/debug2", dir);
+	usyms__set_debug_dir(u, dbg);
+	assert_string_equal(name(u, c.pid, c.addr[0], false), "hidden_fn");
+	child_end(&c);
+	usyms__free(u);
+}
+
+static void test_vdso(void **state)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	struct elf_syms *e;
+	struct usyms *u;
+	size_t i;
+
+	(void)state;
+	if (!base)
+		skip();
+	e = elf_syms__load_mem((void *)base, 8192);
+	assert_non_null(e);
+	assert_true(e->nr > 0);
+	u = usyms__new(0);
+	for (i = 0; i < e->nr; i++)
+		assert_string_equal(name(u, getpid(), base + e->syms[i].addr, false),
+				    e->strs + e->syms[i].name);
+	usyms__free(u);
+	elf_syms__free(e);
+}
+
+static void test_memory_bound(void **state)
+{
+	struct usyms *u = usyms__new(1);	/* evict everything but the last */
+	char prog[256];
+	struct child c;
+	int i;
+
+	(void)state;
+	snprintf(prog, sizeof(prog), "%s/pie", dir);
+	child_start(&c, prog);
+	for (i = 0; i < 3; i++) {
+		assert_string_equal(name(u, c.pid, c.addr[0], false), "pie_fn");
+		assert_string_equal(name(u, c.pid, c.addr[1], false), "lib_fn");
+	}
+	child_end(&c);
+	usyms__free(u);
+}
+
+static char *kallsyms_file(const char *text)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	write_file("kallsyms", text);
+	return path;
+}
+
+static void test_kallsyms(void **state)
+{
+	struct ksyms *k;
+
+	(void)state;
+	k = ksyms__load_file(kallsyms_file(
+		"ffffffff81000300 T schedule\n"
+		"ffffffff81000100 t do_nanosleep\n"
+		"ffffffff81000200 D some_data\n"
+		"ffffffff81000400 t mod_fn\t[mod]\n"
+		"garbage line\n"
+		"ffffffff81000000 T _stext\n"));
+	assert_non_null(k);
+	assert_false(ksyms__restricted(k));
+	assert_string_equal(ksyms__find(k, 0xffffffff81000150)->name, "do_nanosleep");
+	/* data symbols are not code: do_nanosleep still covers 0x200 */
+	assert_string_equal(ksyms__find(k, 0xffffffff81000200)->name, "do_nanosleep");
+	assert_string_equal(ksyms__find(k, 0xffffffff81000300)->name, "schedule");
+	assert_string_equal(ksyms__find(k, 0xffffffff81000500)->name, "mod_fn");
+	assert_null(ksyms__find(k, 0xffffffff80000000));
+	ksyms__free(k);
+
+	k = ksyms__load_file(kallsyms_file(
+		"0000000000000000 T schedule\n0000000000000000 t do_nanosleep\n"));
+	assert_non_null(k);
+	assert_true(ksyms__restricted(k));
+	assert_null(ksyms__find(k, 0xffffffff81000150));
+	ksyms__free(k);
+	assert_null(ksyms__load_file("/nonexistent"));
+}
+
+/* Every file of the broken-ELF corpus: an error or symbols, no crash. */
+static void test_corpus(void **state)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	(void)state;
+	d = opendir("tests/unit/corpus");
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[512], buf[65536];
+		struct elf_syms *e;
+		__u64 off, va, symoff;
+		ssize_t len;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "tests/unit/corpus/%s", de->d_name);
+		fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		e = elf_syms__load_fd(fd);
+		if (e) {
+			for (off = 0; off < 0x3000; off += 0x100)
+				if (elf_syms__vaddr(e, off, &va))
+					elf_syms__find(e, va, &symoff);
+			elf_syms__free(e);
+		}
+		len = pread(fd, buf, sizeof(buf), 0);
+		close(fd);
+		assert_true(len >= 0);
+		e = elf_syms__load_mem(buf, len);
+		elf_syms__free(e);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 10);
+}
+
+static void test_folded_and_multiline(void **state)
+{
+	static const __u64 kips[] = { 0xffffffff81000010, 0xffffffff81000110, 0xffffffff81000210,
+				      0xffffffff81000310, 0xffffffff81000410 };
+	struct stack_printer p = { 0 };
+	struct stack k = { kips, 5, false }, none = { NULL, 0, false }, missed = { NULL, 0, true };
+	struct usyms *u = usyms__new(0);
+	char prog[256], expect[1024];
+	struct capture cap;
+	struct child c;
+	__u64 uips[2];
+
+	(void)state;
+	p.ksyms = ksyms__load_file(kallsyms_file(
+		"ffffffff81000000 t bpf_prog_6deef7357e7b4530_sched_switch_btf\n"
+		"ffffffff81000100 T bpf_trace_run4\n"
+		"ffffffff81000200 t __bpf_trace_sched_switch\n"
+		"ffffffff81000300 T __schedule\n"
+		"ffffffff81000400 T do_nanosleep\n"));
+	p.usyms = u;
+	snprintf(prog, sizeof(prog), "%s/pie", dir);
+	child_start(&c, prog);
+	uips[0] = c.addr[1] + 1;	/* leaf: lib_fn, called by pie_fn */
+	uips[1] = c.addr[0] + 1;
+	struct stack us = { uips, 2, false };
+
+	capture_open(&cap);
+	p.folded = true;
+	stacks__print(&p, cap.f, "a;b", c.pid, c.pid, &k, &us, 1234);
+	p.delimiter = true;
+	p.kernel_suffix = true;
+	stacks__print(&p, cap.f, "wl", c.pid, c.pid, &k, &us, 5);
+	stacks__print(&p, cap.f, "wl", c.pid, c.pid, &missed, &missed, 6);
+	stacks__print(&p, cap.f, "kthread", c.pid, c.pid, &k, &none, 7);
+	stacks__print(&p, cap.f, "wl", c.pid, c.pid, NULL, &us, 8);
+	assert_string_equal(capture_text(&cap),
+		"a:b;pie_fn;lib_fn;do_nanosleep;__schedule 1234\n"
+		"wl;pie_fn;lib_fn;-;do_nanosleep_[k];__schedule_[k] 5\n"
+		"wl;[missed user stack];-;[missed kernel stack] 6\n"
+		"kthread;do_nanosleep_[k];__schedule_[k] 7\n"
+		"wl;pie_fn;lib_fn 8\n");
+	capture_close(&cap);
+
+	capture_open(&cap);
+	p.folded = false;
+	p.delimiter = false;
+	stacks__print(&p, cap.f, "wl", c.pid, c.pid + 1, &k, &us, 1234);
+	p.delimiter = true;
+	stacks__print(&p, cap.f, "wl", c.pid, c.pid, &missed, &us, 9);
+	snprintf(expect, sizeof(expect),
+		 "    __schedule\n    do_nanosleep\n    lib_fn\n    pie_fn\n"
+		 "    -                wl (%d)\n        1234\n\n"
+		 "    [missed kernel stack]\n    --\n    lib_fn\n    pie_fn\n"
+		 "    -                wl (%d)\n        9\n\n", c.pid + 1, c.pid);
+	assert_string_equal(capture_text(&cap), expect);
+	capture_close(&cap);
+	child_end(&c);
+	ksyms__free(p.ksyms);
+	usyms__free(u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pie_and_shared_lib),
+		cmocka_unit_test(test_exited_before_lookup),
+		cmocka_unit_test(test_debug_file_by_build_id),
+		cmocka_unit_test(test_debug_file_by_debuglink),
+		cmocka_unit_test(test_vdso),
+		cmocka_unit_test(test_memory_bound),
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_folded_and_multiline),
+	};
+
+	msg__init("test");
+	return cmocka_run_group_tests_name("syms", tests, setup, teardown);
+}
