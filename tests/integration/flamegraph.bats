@@ -329,6 +329,16 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 	[ "$(jq .search_lit "$r")" = 1 ]
 	[ "$(jq -r .matched "$r")" = "Matched: 75.00%" ]
 	assert_between "width after unzoom" "$(jq .unzoomed_width "$r")" 884.9 885.1
+
+	# a frame too narrow for a label (11.7 px) gets one when zoomed
+	printf 'a;wide 1000\na;narrow;leaf 10\n' | "$BIN/$FG" >"$BATS_TEST_TMPDIR/n.svg"
+	! grep -q '>narrow<' "$BATS_TEST_TMPDIR/n.svg"
+	timeout 40 $CHECK browse "$BATS_TEST_TMPDIR/n.svg" narrow "$BATS_TEST_TMPDIR/n.png" >"$r"
+	cat "$r"
+	assert_between "narrow width before" "$(jq .before.width "$r")" 11 12.5
+	[ "$(jq .after.width "$r")" = 1180 ]
+	[ "$(jq -r .after.label "$r")" = narrow ]
+	[ "$(jq -r '.after.children | map(.name + "=" + (.width | tostring)) | join(" ")' "$r")" = "leaf=1180" ]
 }
 
 @test "flamegraph: offcputime-lite -df piped in, end to end" {

@@ -51,8 +51,9 @@ def frames(path):
         if g.tag != SVG + "g" or g.get("class") != "f":
             fail("unexpected element in frames: " + g.tag)
         kids = list(g)
-        if [k.tag for k in kids] != [SVG + "title", SVG + "rect", SVG + "text"]:
-            fail("a frame is not <title><rect><text>")
+        tags = [k.tag for k in kids]
+        if tags[:2] != [SVG + "title", SVG + "rect"] or tags[2:] not in ([], [SVG + "text"]):
+            fail("a frame is not <title><rect>[<text>]")
         m = TITLE.match(kids[0].text or "")
         if not m:
             fail("bad title: %r" % kids[0].text)
@@ -65,7 +66,7 @@ def frames(path):
             "depth": depth, "name": m.group(1), "count": int(m.group(2).replace(",", "")),
             "unit": m.group(3), "pct": float(m.group(4)), "x": float(r.get("x")),
             "y": y, "width": float(r.get("width")), "fill": r.get("fill"),
-            "label": kids[2].text or "", "children": [],
+            "label": kids[2].text or "" if len(kids) > 2 else "", "children": [],
         })
     if not out:
         fail("no frames")
@@ -268,7 +269,7 @@ def cmd_browse(svg, name, png):
                    " root_width: +root.r.getAttribute('width'), children: kids,"
                    " hidden: hidden, faded: faded, details: details.nodeValue,"
                    " unzoom_shown: !unzoombtn.classList.contains('hide'),"
-                   " label: f.t.textContent }; })()" % find)
+                   " label: f.t ? f.t.textContent : '' }; })()" % find)
         shot = b.call("Page.captureScreenshot", s, format="png")["data"]
         import base64
         with open(png, "wb") as out:
