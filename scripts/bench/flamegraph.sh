@@ -32,4 +32,5 @@ run() {
 printf '%-28s %9s %8s %10s %10s %10s\n' input lines ms "RSS KiB" frames "SVG KiB"
 run "10k distinct stacks" "$D/distinct.folded"
 run "10k distinct, --minwidth 0" "$D/distinct.folded" --minwidth 0
+run "10k distinct, --minwidth 1" "$D/distinct.folded" --minwidth 1
 run "200k lines of 2k stacks" "$D/merge.folded"
