@@ -50,14 +50,24 @@ struct {
 	__uint(value_size, DSTATE_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
+/* Kernel stacks of the tasks found in D at start-up (see seed_stuck). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DSTATE_MAX_SEEDED);
+	__type(key, __u32);	/* tid */
+	__type(value, __u64[DSTATE_STACK_DEPTH]);
+} seeded_stacks SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
 static const struct dstate_val zero_val;
+static const __u64 zero_stack[DSTATE_STACK_DEPTH];
 
 #define EFAULT 14
+#define E2BIG 7
 
 /*
  * Is this a wait the tool reports? D is TASK_UNINTERRUPTIBLE with any
@@ -181,6 +191,11 @@ static __always_inline void wait_end(struct task_struct *next)
 	/* copy out first: a deleted element may be reused at once */
 	w = *wp;
 	bpf_map_delete_elem(&waits, &tid);
+	if (w.flags & DSTATE_F_SEEDED) {
+		/* began before tracing: its length is unknown, keep it out of the sums */
+		bpf_map_delete_elem(&seeded_stacks, &tid);
+		return;
+	}
 	now = bpf_ktime_get_ns();
 	delta = now - w.start_ns;
 	if ((__s64)delta < 0)
@@ -231,6 +246,47 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	bpf_get_current_comm(w->waker_comm, sizeof(w->waker_comm));
 	if (cfg_waker_stack)
 		w->waker_kstack_id = stack_id(ctx, 0);
+	return 0;
+}
+
+/*
+ * Run once by user space after attaching: the tasks already in D, which
+ * no sched_switch will announce (a hang that began before the tool). Their
+ * episode is known from now on (start_ns = now, flagged), with the stack
+ * they sleep on. Tasks the switch handler already recorded are kept.
+ */
+SEC("iter/task")
+int seed_stuck(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct dstate_wait w = {};
+	__u64 *ips;
+	__u32 tid;
+
+	if (!task)
+		return 0;
+	w.state = get_task_state(task);
+	if (!is_dstate(w.state) || !filter_task(task))
+		return 0;
+	tid = BPF_CORE_READ(task, pid);
+	if (!tid || bpf_map_lookup_elem(&waits, &tid))
+		return 0;
+	w.start_ns = bpf_ktime_get_ns();
+	w.tgid = BPF_CORE_READ(task, tgid);
+	BPF_CORE_READ_STR_INTO(&w.comm, task, comm);
+	w.kstack_id = DSTATE_MISSED_STACK;
+	w.ustack_id = DSTATE_NO_STACK;
+	w.waker_kstack_id = DSTATE_NO_STACK;
+	w.flags = DSTATE_F_SEEDED;
+	if (!bpf_map_update_elem(&seeded_stacks, &tid, &zero_stack, BPF_ANY)) {
+		ips = bpf_map_lookup_elem(&seeded_stacks, &tid);
+		if (ips && bpf_get_task_stack(task, ips, sizeof(zero_stack), 0) > 0)
+			w.kstack_id = DSTATE_SEEDED_STACK;
+	}
+	if (w.kstack_id == DSTATE_MISSED_STACK)
+		loss_inc(stacks);
+	if (bpf_map_update_elem(&waits, &tid, &w, BPF_NOEXIST) == -E2BIG)
+		loss_inc(map_full);
 	return 0;
 }
 

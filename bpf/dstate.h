@@ -16,6 +16,12 @@
 #define DSTATE_NO_STACK		(-1)
 /* A stack that could not be taken (counted in loss.stacks). */
 #define DSTATE_MISSED_STACK	(-2)
+/* A task already in D at start-up: its stack is in seeded_stacks, by tid. */
+#define DSTATE_SEEDED_STACK	(-3)
+#define DSTATE_MAX_SEEDED	1024
+
+/* dstate_wait.flags */
+#define DSTATE_F_SEEDED		1	/* in D before tracing began: start_ns is when it began */
 
 /* A task in D now: key tid. Written at switch-out, woken at sched_waking. */
 struct dstate_wait {
@@ -28,7 +34,7 @@ struct dstate_wait {
 	__u32 waker_tid;	/* 0: not woken yet */
 	__u32 waker_tgid;
 	__s32 waker_kstack_id;
-	__u32 pad;
+	__u32 flags;		/* DSTATE_F_* */
 	char comm[DSTATE_COMM_LEN];
 	char waker_comm[DSTATE_COMM_LEN];
 };

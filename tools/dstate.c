@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "tool.h"
@@ -140,6 +141,48 @@ static void stack_get(__s32 id, __u64 *ips, struct stack *s)
 		s->n = 0;
 		s->missed = true;
 	}
+}
+
+/* The stack of a task found in D at start-up (seed_stuck), by tid. */
+static void seeded_stack(__u32 tid, __u64 *ips, struct stack *s)
+{
+	int n = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->ips = ips;
+	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.seeded_stacks), &tid, ips)) {
+		s->missed = true;
+		return;
+	}
+	while (n < DSTATE_STACK_DEPTH && ips[n])
+		n++;
+	s->n = n;
+}
+
+/*
+ * Tasks already in D when tracing begins: no sched_switch will announce
+ * them, so a task iterator records them once (bpf/dstate.bpf.c).
+ */
+static void seed_stuck(void)
+{
+	struct bpf_link *link;
+	char buf[64];
+	int fd;
+
+	link = bpf_program__attach_iter(skel->progs.seed_stuck, NULL);
+	if (!link) {
+		msg__warn("cannot list the tasks already in D: %s", strerror(errno));
+		return;
+	}
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		msg__warn("cannot list the tasks already in D: %s", strerror(errno));
+	} else {
+		while (read(fd, buf, sizeof(buf)) > 0)	/* the program prints nothing */
+			;
+		close(fd);
+	}
+	bpf_link__destroy(link);
 }
 
 static const char *kname(__u64 addr, char *buf, size_t len)
@@ -291,6 +334,8 @@ static int on_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e))
 		return 0;
+	if (cfg.user_stacks)	/* while the process may still be alive */
+		usyms__snapshot(printer.usyms, e->tgid);
 	stack_get(e->kstack_id, kips, &ks);
 	stack_get(e->ustack_id, uips, &us);
 	stack_get(e->waker_kstack_id, wips, &ws);
@@ -569,7 +614,11 @@ dup:;
 		struct stack ks;
 		char reason[128];
 
+		bool seeded = st[i].w.flags & DSTATE_F_SEEDED;
+
 		stack_get(st[i].w.kstack_id, kips, &ks);
+		if (st[i].w.kstack_id == DSTATE_SEEDED_STACK)
+			seeded_stack(st[i].tid, kips, &ks);
 		reason_of(&ks, reason, sizeof(reason));
 		if (env.json) {
 			json__obj(&j, NULL);
@@ -579,13 +628,15 @@ dup:;
 			json__uint(&j, "state", st[i].w.state);
 			json__str(&j, "state_name", state_name(st[i].w.state));
 			json__double(&j, "ms", ms(now - st[i].w.start_ns));
+			/* in D before tracing began: ms is a lower bound */
+			json__bool(&j, "before_start", seeded);
 			json__str(&j, "reason", reason);
 			stacks__json(&printer, &j, st[i].w.tgid, &ks, NULL);
 			json__obj_end(&j);
 		} else {
-			printf("%-7u %-7u %-16.*s %-11s %10.0f  %s\n", st[i].w.tgid, st[i].tid,
+			printf("%-7u %-7u %-16.*s %-11s %9.0f%c  %s\n", st[i].w.tgid, st[i].tid,
 			       DSTATE_COMM_LEN, st[i].w.comm, state_name(st[i].w.state),
-			       ms(now - st[i].w.start_ns), reason);
+			       ms(now - st[i].w.start_ns), seeded ? '+' : ' ', reason);
 		}
 	}
 	if (env.json) {
@@ -749,10 +800,13 @@ int main(int argc, char **argv)
 	if (!cfg.events)	/* the ring buffer stays empty: one page */
 		bpf_map__set_max_entries(skel->maps.events, getpagesize());
 
+	/* the iterator runs once, by hand, after the tracepoints are attached */
+	bpf_program__set_autoattach(skel->progs.seed_stuck, false);
 	err = tool__load_attach(skel->skeleton);
 	if (err)
 		goto out;
 	tool__verbose_maps(skel->obj);
+	seed_stuck();
 	stacks_fd = bpf_map__fd(skel->maps.stacks);
 	printer.folded = cfg.folded;
 	if (cfg.user_stacks)

@@ -14,6 +14,7 @@
  *                                      holder unlocks.
  *   dwait -S [-n N] [-d MS] [-g fifo]  the control: N nanosleeps of MS,
  *                                      interruptible, never D.
+ * -l MS: stay alive MS after the work (for user-stack symbolization).
  * At the end it prints one JSON line: pids and tids of the roles and each
  * episode's length as the workload measured it.
  */
@@ -29,7 +30,7 @@
 
 #define MAX_N 64
 
-static int n = 5, delay_ms = 200;
+static int n = 5, delay_ms = 200, linger_ms;
 static unsigned long long lens[MAX_N];
 static int wakers[MAX_N];
 
@@ -172,6 +173,9 @@ static void run_mutex(void)
 	sem_init(&waiter_done, 0, 0);
 	pthread_create(&th, NULL, holder, NULL);
 	pthread_create(&tw, NULL, waiter, NULL);
+	while (!__atomic_load_n(&waiter_tid, __ATOMIC_ACQUIRE) ||
+	       !__atomic_load_n(&holder_tid, __ATOMIC_ACQUIRE))
+		usleep(100);
 
 	for (int i = 0; i < n; i++) {
 		struct pollfd pf = { .fd = uffd, .events = POLLIN };
@@ -219,7 +223,7 @@ int main(int argc, char **argv)
 	const char *fifo = NULL, *mode = NULL;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "VMSn:d:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "VMSn:d:g:l:")) != -1) {
 		switch (opt) {
 		case 'V': mode = "vfork"; break;
 		case 'M': mode = "mutex"; break;
@@ -227,6 +231,7 @@ int main(int argc, char **argv)
 		case 'n': n = atoi(optarg); break;
 		case 'd': delay_ms = atoi(optarg); break;
 		case 'g': fifo = optarg; break;
+		case 'l': linger_ms = atoi(optarg); break;
 		default: return 2;
 		}
 	}
@@ -249,5 +254,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		printf("%s{\"ns\":%llu,\"waker_tid\":%d}", i ? "," : "", lens[i], wakers[i]);
 	printf("]}\n");
+	fflush(stdout);
+	sleep_ms(linger_ms);	/* -l: stay alive for a tool to read our maps */
 	return 0;
 }

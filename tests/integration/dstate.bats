@@ -1,0 +1,385 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# dstate-lite against D sleeps of known length (tests/workloads/dwait.c):
+# vfork parents waiting killable for a child that sleeps, a thread blocked
+# on a pipe mutex held across a userfaultfd fault, and an interruptible
+# sleeper that must never show.
+
+load helpers
+
+N=5		# episodes per run: odd, so a doubled or halved count shows
+D=300		# ms per episode: +-5% is +-15 ms, room for a busy machine
+
+setup() {
+	require_root
+}
+
+# The freezer test's cgroup and spinner, even when it fails half-way.
+teardown() {
+	[ -n "${FZ_DIR:-}" ] || return 0
+	echo THAWED >"$FZ_DIR/freezer.state" 2>/dev/null || true
+	[ -n "${FZ_PID:-}" ] && kill "$FZ_PID" 2>/dev/null
+	[ -n "${FZ_PID:-}" ] && wait "$FZ_PID" 2>/dev/null
+	rmdir "$FZ_DIR" 2>/dev/null || true
+}
+
+# dwait_run MODE TOOL_ARGS...: dwait -MODE under dstate-lite -j -p.
+# Leaves WP (its pid), WLJ (its JSON), TOOL_OUT, TOOL_ERR.
+dwait_run() {
+	local mode=$1 go
+	shift
+	go=$(make_go)
+	"$WL/dwait" "-$mode" -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	start_tool dstate-lite -j -p "$WP" "$@"
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
+	echo "workload: $WLJ"
+	assert_ndjson "$TOOL_OUT"
+}
+
+# Episodes (-m) of thread $1, one JSON object per line.
+episodes() { jq -c --argjson t "$1" 'select(.type=="episode" and .tid == $t)' "$TOOL_OUT"; }
+count_episodes() { episodes "$1" | grep -c . || true; }
+
+# Every episode of tid $1 lasted D ms +-5%.
+check_durations() {
+	local tid=$1 ms
+	for ms in $(episodes "$tid" | jq '.total_ms'); do
+		assert_between "episode of $tid (ms)" "$ms" "$(awk -v d=$D 'BEGIN{print d*0.95}')" \
+			"$(awk -v d=$D 'BEGIN{print d*1.05}')"
+	done
+}
+
+# Every episode of tid $1 has a kernel frame matching the jq regex $2.
+check_frame() {
+	local tid=$1 re=$2 n
+	n=$(episodes "$tid" | jq --arg re "$re" 'select([.kernel_stack[] | test($re)] | any)' | jq -s length)
+	[ "$n" = "$N" ] || { echo "only $n of $N episodes of $tid have a frame /$re/" >&2; episodes "$tid" | head -1 >&2; return 1; }
+}
+
+check_vfork() {
+	local n wakers children
+	n=$(count_episodes "$WP")
+	echo "vfork parent episodes: $n"
+	[ "$n" = "$N" ]
+	check_durations "$WP"
+	check_frame "$WP" '^kernel_clone$'
+	check_frame "$WP" 'wait_for_completion|__wait_for_common'
+	# the parent waits killable: TASK_KILLABLE | TASK_FREEZABLE here (0x2102)
+	[ "$(episodes "$WP" | jq -r '.state_name' | sort -u)" = "D(killable)" ]
+	[ "$(episodes "$WP" | jq '.state | . % 512 >= 258' | sort -u)" = "true" ]
+	[ "$(episodes "$WP" | jq -r '.reason' | sort -u)" = "kernel_clone" ]
+	# woken by each child as it exits
+	wakers=$(episodes "$WP" | jq '.waker.tid' | sort -n | tr '\n' ' ')
+	children=$(echo "$WLJ" | jq '.episodes[].waker_tid' | sort -n | tr '\n' ' ')
+	echo "wakers [$wakers] children [$children]"
+	[ "$wakers" = "$children" ]
+	episodes "$WP" | jq -e 'select(.waker.kernel_stack | index("mm_release"))' >/dev/null
+	# the summary agrees
+	jq -se --argjson n "$N" '[.[] | select(.type=="interval") | .reasons[] |
+		select(.reason=="kernel_clone") | .count] | add == $n' "$TOOL_OUT"
+}
+
+@test "dstate: vfork parents: N killable episodes of the child's sleep, kernel_clone frames, child as waker (tp_btf)" {
+	dwait_run V -m 0 -v
+	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	grep -q "D state from sched_switch's prev_state argument" "$TOOL_ERR"
+	check_vfork
+}
+
+@test "dstate: vfork parents, forced raw_tp path" {
+	dwait_run V -m 0 -v --force-raw-tp
+	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	grep -q "attach sched_waking: raw_tp (forced)" "$TOOL_ERR"
+	check_vfork
+}
+
+@test "dstate: vfork parents, state read from the task (kernels without prev_state), both attach paths" {
+	dwait_run V -m 0 -v --state-from-task
+	grep -q "D state from the task's state field" "$TOOL_ERR"
+	check_vfork
+	dwait_run V -m 0 -v --state-from-task --force-raw-tp
+	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	check_vfork
+}
+
+check_mutex() {
+	local waiter holder n
+	waiter=$(echo "$WLJ" | jq '.waiter_tid')
+	holder=$(echo "$WLJ" | jq '.holder_tid')
+	n=$(count_episodes "$waiter")
+	echo "waiter $waiter episodes: $n"
+	[ "$n" = "$N" ]
+	check_durations "$waiter"
+	check_frame "$waiter" '^__mutex_lock'
+	check_frame "$waiter" '^(anon_)?pipe_write$'
+	[ "$(episodes "$waiter" | jq -r '.reason' | sort -u)" = "$(episodes "$waiter" | jq -r '.kernel_stack[] | select(test("pipe_write"))' | sort -u)" ]
+	[ "$(episodes "$waiter" | jq -r '.state_name' | sort -u)" = "D" ]
+	# woken by the holder as it unlocks the pipe mutex
+	[ "$(episodes "$waiter" | jq '.waker.tid' | sort -u)" = "$holder" ]
+	episodes "$waiter" | jq -e 'select(.waker.kernel_stack | any(test("mutex_unlock")))' >/dev/null
+	# the holder sleeps in handle_userfault interruptibly here: not D
+	[ "$(episodes "$holder" | jq 'select(.kernel_stack | index("handle_userfault"))' | jq -s length)" = 0 ]
+}
+
+@test "dstate: pipe mutex held across a userfaultfd fault: waiter in D for the hold, holder is the waker" {
+	dwait_run M -m 0
+	check_mutex
+}
+
+@test "dstate: pipe mutex, forced raw_tp path" {
+	dwait_run M -m 0 --force-raw-tp
+	check_mutex
+}
+
+@test "dstate: -U adds the user stack of the waiting task" {
+	local go
+	go=$(make_go)
+	"$WL/dwait" -V -n 3 -d 100 -l 1000 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	start_tool dstate-lite -j -m 0 -U -p "$WP"
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	episodes "$WP" | jq -c '.user_stack'
+	# vfork's libc stub has no frame of its own: its caller is skipped, main is not
+	[ "$(episodes "$WP" | jq 'select((.user_stack | index("__vfork")) and (.user_stack | index("main")))' | jq -s length)" = 3 ]
+}
+
+@test "dstate: an interruptible sleeper shows nothing" {
+	dwait_run S -m 0
+	echo "episodes of $WP's process:"
+	jq -c --argjson p "$WP" 'select(.type=="episode" and .pid == $p)' "$TOOL_OUT"
+	[ "$(jq -c --argjson p "$WP" 'select(.type=="episode" and .pid == $p and (.kernel_stack | index("hrtimer_nanosleep")))' "$TOOL_OUT" | grep -c .)" = 0 ]
+	[ "$(jq -s --argjson d "$D" '[.[] | select(.type=="episode") | select(.total_ms > $d * 0.5)] | length' "$TOOL_OUT")" = 0 ]
+}
+
+@test "dstate: stuck now lists a task while it is still blocked past the threshold" {
+	local go waiter first last
+	go=$(make_go)
+	"$WL/dwait" -M -n 1 -d 3500 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	start_tool dstate-lite -j --stuck 1000 -p "$WP" 1
+	go "$go"
+	wait "$WP"
+	sleep 1.2
+	stop_tool INT
+	waiter=$(jq '.waiter_tid' "$BATS_TEST_TMPDIR/wl.json")
+	jq -c 'select(.type=="stuck")' "$TOOL_OUT"
+	# listed at two or more intervals while blocked, with its reason and stack
+	[ "$(jq -c --argjson t "$waiter" 'select(.type=="stuck") | .tasks[] | select(.tid == $t)' "$TOOL_OUT" | grep -c .)" -ge 2 ]
+	jq -se --argjson t "$waiter" '[.[] | select(.type=="stuck") | .tasks[] | select(.tid == $t)] |
+		all(.ms >= 1000 and .ms < 3600 and (.reason | test("pipe_write")) and
+		    (.kernel_stack | any(test("^__mutex_lock"))))' "$TOOL_OUT"
+	# ms grows from one interval to the next
+	first=$(jq -s --argjson t "$waiter" '[.[] | select(.type=="stuck") | .tasks[] | select(.tid == $t) | .ms] | first' "$TOOL_OUT")
+	last=$(jq -s --argjson t "$waiter" '[.[] | select(.type=="stuck") | .tasks[] | select(.tid == $t) | .ms] | last' "$TOOL_OUT")
+	assert_between "stuck ms growth" "$(awk -v a="$first" -v b="$last" 'BEGIN{print b-a}')" 900 2700
+	# once it ran again it is no longer listed: the last record has no tasks
+	[ "$(jq -s '[.[] | select(.type=="stuck")] | last | .tasks | length' "$TOOL_OUT")" = 0 ]
+	# and the summary has the ended episode
+	jq -se '[.[] | select(.type=="interval") | .reasons[] | select(.reason | test("pipe_write")) | .count] | add == 1' "$TOOL_OUT"
+}
+
+@test "dstate: a task already in D at start-up is listed as stuck (lower bound), not summed" {
+	local waiter
+	"$WL/dwait" -M -n 1 -d 3000 >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	for _ in $(seq 50); do
+		waiter=$(awk '{print $1}' /proc/$WP/task/*/stat 2>/dev/null | while read -r t; do
+			[ "$(awk '{print $3}' /proc/$WP/task/$t/stat)" = D ] && echo "$t"; done | head -1)
+		[ -n "$waiter" ] && break
+		sleep 0.1
+	done
+	[ -n "$waiter" ]
+	start_tool dstate-lite -j -m 0 --stuck 500 -p "$WP" 1
+	wait "$WP"
+	sleep 1.2
+	stop_tool INT
+	jq -c 'select(.type=="stuck")' "$TOOL_OUT"
+	jq -se --argjson t "$waiter" '[.[] | select(.type=="stuck") | .tasks[] | select(.tid == $t)] |
+		length >= 1 and all(.before_start and .ms >= 500 and (.reason | test("pipe_write")))' "$TOOL_OUT"
+	# its length is unknown: no episode, no summary entry
+	[ "$(jq -c --argjson t "$waiter" 'select(.type=="episode" and .tid == $t)' "$TOOL_OUT" | grep -c .)" = 0 ]
+	jq -se '[.[] | select(.type=="interval") | .reasons[] | select(.reason | test("pipe_write"))] | length == 0' "$TOOL_OUT"
+}
+
+@test "dstate: stuck now in text, the threshold respected" {
+	local go
+	go=$(make_go)
+	"$WL/dwait" -M -n 1 -d 2500 -g "$go" >/dev/null &
+	WP=$!
+	start_tool dstate-lite --stuck 1500 -p "$WP" 1
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -Eq '^STUCK NOW: in D for over 1500 ms$' "$TOOL_OUT"
+	grep -Eq "^$WP +[0-9]+ +dwait +D +(1[5-9][0-9][0-9]|2[0-5][0-9][0-9]) +(anon_)?pipe_write$" "$TOOL_OUT"
+}
+
+@test "dstate: -f folds the wait stack, then the waker's, with microseconds" {
+	local go holder line us
+	go=$(make_go)
+	"$WL/dwait" -M -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	start_tool dstate-lite -f -p "$WP"
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	cat "$TOOL_OUT"
+	line=$(grep -E '^dwait;.*pipe_write;.*__mutex_lock[^;]*;[^;]*;.*;--;.*mutex_unlock.*;dwait [0-9]+$' "$TOOL_OUT")
+	[ "$(echo "$line" | grep -c .)" = 1 ]
+	# root first: the syscall entry comes before pipe_write, the scheduler last before --
+	echo "$line" | grep -Eq '^dwait;entry_SYSCALL[^;]*;.*;__schedule;--;try_to_wake_up;'
+	us=$(echo "$line" | awk '{print $NF}')
+	assert_between "folded total (us)" "$us" $((N * D * 950)) $((N * D * 1050))
+}
+
+@test "dstate: -H histogram per reason, text and JSON" {
+	dwait_run V -H
+	jq -se --argjson n "$N" '[.[] | select(.type=="interval") | .reasons[] | select(.reason=="kernel_clone") |
+		.histogram.buckets[] | select(.low <= 300000 and .high >= 300000) | .count] | add == $n' "$TOOL_OUT"
+	local go
+	go=$(make_go)
+	"$WL/dwait" -V -n "$N" -d "$D" -g "$go" >/dev/null &
+	WP=$!
+	start_tool dstate-lite -H -p "$WP"
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -q '^reason = kernel_clone$' "$TOOL_OUT"
+	grep -Eq '^     usecs               : count     distribution$' "$TOOL_OUT"
+	grep -Eq "^    262144 -> 524287     : $N +\|\*+ *\|$" "$TOOL_OUT"
+}
+
+@test "dstate: text output: summary columns, -m episodes with stacks and waker, -T" {
+	local go
+	go=$(make_go)
+	"$WL/dwait" -V -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	start_tool dstate-lite -T -m 100 -p "$WP"
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -q "Tracing uninterruptible (D) sleeps... Hit Ctrl-C to end." "$TOOL_ERR"
+	grep -Eq '^TIME +COMM +PID +TID +STATE +TOTAL +REASON$' "$TOOL_OUT"
+	[ "$(grep -Ec "^[0-9]{2}:[0-9]{2}:[0-9]{2} dwait +$WP +$WP +D\(killable\) +[0-9.]+ ms  kernel_clone$" "$TOOL_OUT")" = "$N" ]
+	[ "$(grep -Ec "^  woken after [0-9.]+ ms by dwait [0-9]+ \(pid [0-9]+\):$" "$TOOL_OUT")" = "$N" ]
+	grep -Eq '^    wait_for_completion_state$' "$TOOL_OUT"
+	grep -Eq '^REASON +COUNT +TOTAL_ms +AVG_ms +MAX_ms +TOP COMMS$' "$TOOL_OUT"
+	grep -Eq "^kernel_clone +$N +[0-9.]+ +[0-9.]+ +[0-9.]+  dwait\($N\)$" "$TOOL_OUT"
+}
+
+@test "dstate: agrees with the classic sched_switch tracepoint (bpftrace) on the vfork parent's D switches" {
+	command -v bpftrace >/dev/null || skip "no bpftrace"
+	local go bt=$BATS_TEST_TMPDIR/bt.out n
+	go=$(make_go)
+	"$WL/dwait" -V -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	bpftrace -e "tracepoint:sched:sched_switch /args->prev_pid == $WP/ { @[args->prev_state] = count(); }" >"$bt" 2>&1 &
+	local btp=$!
+	for _ in $(seq 100); do grep -q "Attaching" "$bt" && break; sleep 0.1; done
+	start_tool dstate-lite -j -m 0 -p "$WP"
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	kill -INT $btp
+	wait $btp || true
+	cat "$bt"
+	# the classic tracepoint reports the killable wait as 2 (D)
+	n=$(awk '/^@\[2\]:/{print $2}' "$bt")
+	[ "$n" = "$N" ]
+	[ "$(count_episodes "$WP")" = "$n" ]
+}
+
+@test "dstate: TASK_IDLE sleeps only with --include-idle" {
+	# idle kernel threads (0x402) sleep about 14 times a second here
+	local out=$BATS_TEST_TMPDIR/out.json
+	timeout 10 "$BIN/dstate-lite" -j -m 0 2 1 >"$out" 2>/dev/null
+	assert_ndjson "$out"
+	[ "$(jq -c 'select(.type=="episode" and .state_name=="I")' "$out" | grep -c .)" = 0 ]
+	timeout 10 "$BIN/dstate-lite" -j -m 0 --include-idle 2 1 >"$out" 2>/dev/null
+	[ "$(jq -c 'select(.type=="episode" and .state_name=="I")' "$out" | grep -c .)" -ge 2 ]
+	[ "$(jq -c 'select(.type=="episode" and .state_name=="I") | .state' "$out" | sort -u)" = 1026 ]
+}
+
+@test "dstate: frozen tasks (cgroup v1 freezer) only with --include-idle" {
+	local fz=/sys/fs/cgroup/freezer
+	[ -f $fz/cgroup.procs ] || skip "no cgroup v1 freezer"
+	local dir=$fz/bpflite-dstate-$$ sp n
+	mkdir "$dir"
+	FZ_DIR=$dir
+	# a spinning task: the freezer sends it through __refrigerator (a
+	# sleeping one would be frozen in place, without a context switch)
+	timeout 30 sh -c 'while :; do :; done' 3>&- &
+	sp=$!
+	FZ_PID=$sp
+	echo "$sp" >"$dir/cgroup.procs"
+	for args in "" "--include-idle"; do
+		start_tool dstate-lite -j -m 0 -p "$sp" $args
+		echo FROZEN >"$dir/freezer.state"
+		sleep 1
+		echo THAWED >"$dir/freezer.state"
+		sleep 0.3
+		stop_tool INT
+		n=$(jq -c 'select(.type=="episode" and .state_name=="frozen")' "$TOOL_OUT" | grep -c . || true)
+		echo "args [$args]: $n frozen episodes"
+		if [ -z "$args" ]; then
+			[ "$n" = 0 ]
+		else
+			[ "$n" -ge 1 ]
+			jq -se '[.[] | select(.type=="episode" and .state_name=="frozen")] |
+				all(.state == 32768 and .total_ms > 900 and .total_ms < 1500)' "$TOOL_OUT"
+		fi
+	done
+}
+
+@test "dstate: interval and count end the run by themselves" {
+	run timeout 10 "$BIN/dstate-lite" -j 1 2
+	[ "$status" = 0 ]
+	[ "$(echo "$output" | grep -c '"type":"interval"')" = 2 ]
+	[ "$(echo "$output" | grep -c '"type":"stuck"')" = 2 ]
+}
+
+@test "dstate: SIGINT and SIGTERM print the final summary, exit 0, leave no BPF behind" {
+	local before
+	before=$(bpf_snapshot)
+	for sig in INT TERM; do
+		start_tool dstate-lite -m 0
+		sleep 1
+		stop_tool "$sig"
+		[ "$TOOL_RC" = 0 ]
+		grep -Eq '^REASON +COUNT' "$TOOL_OUT"
+	done
+	assert_no_bpf_left "$before"
+}
+
+@test "dstate: bad input gets a clear message and exit 2" {
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/dstate-lite" --bogus
+	expect_fail 2 "invalid MIN_MS: 'abc' is not a number" "$BIN/dstate-lite" -m abc
+	expect_fail 2 "invalid MIN_MS: -1" "$BIN/dstate-lite" -m -1
+	expect_fail 2 "invalid stuck threshold: 'x' is not a number" "$BIN/dstate-lite" --stuck x
+	expect_fail 2 "invalid stack storage size: 1 " "$BIN/dstate-lite" --stack-storage-size 1
+	expect_fail 2 "-f and -j are mutually exclusive" "$BIN/dstate-lite" -f -j
+	expect_fail 2 "-f and -H are mutually exclusive" "$BIN/dstate-lite" -f -H
+	expect_fail 2 "invalid interval: 0" "$BIN/dstate-lite" 0
+	expect_fail 2 "unexpected argument" "$BIN/dstate-lite" 1 2 3
+	expect_fail 2 "PID 999999999: no such process" "$BIN/dstate-lite" -p 999999999
+	expect_fail 2 "TID 999999999: no such process" "$BIN/dstate-lite" -t 999999999
+	expect_fail 2 "not a cgroup v2 directory" "$BIN/dstate-lite" -c /tmp
+	expect_fail 2 "cannot read BTF file" "$BIN/dstate-lite" --btf /nonexistent
+}
+
+@test "dstate: not root: failure with a privilege hint, exit 1" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
+		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/dstate-lite" 1 1
+}
