@@ -249,11 +249,39 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	return 0;
 }
 
+/* When task t last left the CPU, on the scheduler's clock (rq_clock). */
+static __always_inline __u64 left_cpu(struct task_struct *t)
+{
+	/* it got the CPU at last_arrival and ran this long in that slice */
+	return BPF_CORE_READ(t, sched_info.last_arrival) +
+	       BPF_CORE_READ(t, se.sum_exec_runtime) - BPF_CORE_READ(t, se.prev_sum_exec_runtime);
+}
+
+/*
+ * When a task found asleep went to sleep, in bpf_ktime_get_ns() time. The
+ * scheduler's clock is not ours: the running task (the reader) gives the
+ * offset, as it left_cpu() "now" to within a tick. Without schedstats
+ * (CONFIG_SCHED_INFO) or when the numbers disagree: now, a lower bound.
+ */
+static __always_inline __u64 asleep_since(struct task_struct *t)
+{
+	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+	__u64 now = bpf_ktime_get_ns(), t_left, cur_now;
+
+	if (!bpf_core_field_exists(t->sched_info.last_arrival))
+		return now;
+	t_left = left_cpu(t);
+	cur_now = left_cpu(cur);
+	if (!BPF_CORE_READ(t, sched_info.last_arrival) || t_left > cur_now ||
+	    cur_now - t_left > now)
+		return now;
+	return now - (cur_now - t_left);
+}
+
 /*
  * Run once by user space after attaching: the tasks already in D, which
- * no sched_switch will announce (a hang that began before the tool). Their
- * episode is known from now on (start_ns = now, flagged), with the stack
- * they sleep on. Tasks the switch handler already recorded are kept.
+ * no sched_switch will announce (a hang that began before the tool), with
+ * the stack they sleep on and an estimate of when they fell asleep. Tasks the switch handler already recorded are kept.
  */
 SEC("iter/task")
 int seed_stuck(struct bpf_iter__task *ctx)
@@ -271,7 +299,7 @@ int seed_stuck(struct bpf_iter__task *ctx)
 	tid = BPF_CORE_READ(task, pid);
 	if (!tid || bpf_map_lookup_elem(&waits, &tid))
 		return 0;
-	w.start_ns = bpf_ktime_get_ns();
+	w.start_ns = asleep_since(task);
 	w.tgid = BPF_CORE_READ(task, tgid);
 	BPF_CORE_READ_STR_INTO(&w.comm, task, comm);
 	w.kstack_id = DSTATE_MISSED_STACK;

@@ -21,7 +21,7 @@
 #define DSTATE_MAX_SEEDED	1024
 
 /* dstate_wait.flags */
-#define DSTATE_F_SEEDED		1	/* in D before tracing began: start_ns is when it began */
+#define DSTATE_F_SEEDED		1	/* in D before tracing began: start_ns estimated */
 
 /* A task in D now: key tid. Written at switch-out, woken at sched_waking. */
 struct dstate_wait {

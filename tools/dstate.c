@@ -628,7 +628,7 @@ dup:;
 			json__uint(&j, "state", st[i].w.state);
 			json__str(&j, "state_name", state_name(st[i].w.state));
 			json__double(&j, "ms", ms(now - st[i].w.start_ns));
-			/* in D before tracing began: ms is a lower bound */
+			/* in D before tracing began: ms is estimated from schedstats */
 			json__bool(&j, "before_start", seeded);
 			json__str(&j, "reason", reason);
 			stacks__json(&printer, &j, st[i].w.tgid, &ks, NULL);

@@ -185,17 +185,18 @@ check_mutex() {
 	jq -se '[.[] | select(.type=="interval") | .reasons[] | select(.reason | test("pipe_write")) | .count] | add == 1' "$TOOL_OUT"
 }
 
-@test "dstate: a task already in D at start-up is listed as stuck (lower bound), not summed" {
-	local waiter
-	"$WL/dwait" -M -n 1 -d 3000 >"$BATS_TEST_TMPDIR/wl.json" &
+@test "dstate: a task already in D at start-up is listed as stuck, since when it fell asleep, and not summed" {
+	local waiter seen_ns ms ts
+	"$WL/dwait" -M -n 1 -d 3500 >"$BATS_TEST_TMPDIR/wl.json" &
 	WP=$!
-	for _ in $(seq 50); do
-		waiter=$(awk '{print $1}' /proc/$WP/task/*/stat 2>/dev/null | while read -r t; do
-			[ "$(awk '{print $3}' /proc/$WP/task/$t/stat)" = D ] && echo "$t"; done | head -1)
+	for _ in $(seq 100); do
+		waiter=$(for f in /proc/$WP/task/*/stat; do awk '$3 == "D" {print $1}' "$f" 2>/dev/null; done | head -1)
 		[ -n "$waiter" ] && break
-		sleep 0.1
+		sleep 0.05
 	done
 	[ -n "$waiter" ]
+	seen_ns=$(date +%s%N)
+	sleep 0.5
 	start_tool dstate-lite -j -m 0 --stuck 500 -p "$WP" 1
 	wait "$WP"
 	sleep 1.2
@@ -203,7 +204,13 @@ check_mutex() {
 	jq -c 'select(.type=="stuck")' "$TOOL_OUT"
 	jq -se --argjson t "$waiter" '[.[] | select(.type=="stuck") | .tasks[] | select(.tid == $t)] |
 		length >= 1 and all(.before_start and .ms >= 500 and (.reason | test("pipe_write")))' "$TOOL_OUT"
-	# its length is unknown: no episode, no summary entry
+	# in D since about when /proc first said so (polled every 50 ms)
+	ms=$(jq -s --argjson t "$waiter" '[.[] | select(.type=="stuck") | select(any(.tasks[]; .tid == $t))] | first |
+		.tasks[] | select(.tid == $t) | .ms' "$TOOL_OUT")
+	ts=$(jq -s --argjson t "$waiter" '[.[] | select(.type=="stuck") | select(any(.tasks[]; .tid == $t))] | first | .timestamp' "$TOOL_OUT")
+	assert_between "estimated - observed time in D (ms)" \
+		"$(awk -v ms="$ms" -v ts="$ts" -v s="$seen_ns" 'BEGIN{print ms - (ts * 1e3 - s / 1e6)}')" -30 150
+	# its length is not measured: no episode, no summary entry
 	[ "$(jq -c --argjson t "$waiter" 'select(.type=="episode" and .tid == $t)' "$TOOL_OUT" | grep -c .)" = 0 ]
 	jq -se '[.[] | select(.type=="interval") | .reasons[] | select(.reason | test("pipe_write"))] | length == 0' "$TOOL_OUT"
 }
@@ -349,17 +356,37 @@ check_mutex() {
 	[ "$(echo "$output" | grep -c '"type":"stuck"')" = 2 ]
 }
 
+# IDs of the BPF programs and links process $1 holds, from its fds.
+bpf_ids_of() {
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^link_id:/ {print "link", $2} /^prog_id:/ {print "prog", $2}' | sort -u
+}
+
 @test "dstate: SIGINT and SIGTERM print the final summary, exit 0, leave no BPF behind" {
-	local before
-	before=$(bpf_snapshot)
+	local ids id left
 	for sig in INT TERM; do
 		start_tool dstate-lite -m 0
 		sleep 1
+		ids=$(bpf_ids_of "$TOOL_PID")
+		echo "$sig: the tool holds: $ids" | tr '\n' ' '
+		[ "$(echo "$ids" | grep -c '^prog')" -ge 2 ]
+		[ "$(echo "$ids" | grep -c '^link')" -ge 2 ]
 		stop_tool "$sig"
 		[ "$TOOL_RC" = 0 ]
 		grep -Eq '^REASON +COUNT' "$TOOL_OUT"
+		# its programs and links are gone (the machine is shared: look at ours only)
+		for _ in $(seq 50); do
+			left=""
+			for id in $(echo "$ids" | awk '$1 == "prog" {print $2}'); do
+				bpftool prog show id "$id" >/dev/null 2>&1 && left="$left prog $id"
+			done
+			for id in $(echo "$ids" | awk '$1 == "link" {print $2}'); do
+				bpftool link show id "$id" >/dev/null 2>&1 && left="$left link $id"
+			done
+			[ -z "$left" ] && break
+			sleep 0.1
+		done
+		[ -z "$left" ] || { echo "left behind:$left" >&2; return 1; }
 	done
-	assert_no_bpf_left "$before"
 }
 
 @test "dstate: bad input gets a clear message and exit 2" {
