@@ -109,4 +109,25 @@ static __always_inline bool task_in_ia32_syscall(__u64 task)
 	return BPF_CORE_READ(t, thread_info.status) & BPFLITE_TS_COMPAT;
 }
 
+/*
+ * tcp_retransmit_skb(sk, skb) gained an int err argument when it moved to
+ * the end of __tcp_retransmit_skb() (net/ipv4/tcp_output.c, 2024-25): it
+ * now fires for failed attempts too (-EBUSY while the first copy is still
+ * in the host queue, -ENOMEM, a drop by the local output path): nothing
+ * left the host. Earlier kernels fire only for segments sent. The
+ * prototype in the kernel's BTF tells which form it has (as for the block
+ * ones above; struct sock and struct sk_buff must be full types in the
+ * object).
+ */
+typedef void (*btf_trace_tcp_retransmit_skb___err)(void *, const struct sock *,
+						    const struct sk_buff *, int);
+
+/* The err argument of tcp_retransmit_skb, 0 where the kernel has none. */
+static __always_inline int tcp_retransmit_skb_err(unsigned long long *ctx)
+{
+	if (bpf_core_type_exists(btf_trace_tcp_retransmit_skb___err))
+		return (int)ctx[2];
+	return 0;
+}
+
 #endif

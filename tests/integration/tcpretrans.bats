@@ -1,0 +1,270 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# tcpretrans-lite against retransmits forced between two network
+# namespaces of the test's own, joined by a veth pair: an nftables rule in
+# the receiving namespace's input hook drops the sender's packets for a
+# window, so the sender's kernel retransmits (dropping in the sender's
+# output hook would fail the send locally: nothing retransmitted). The
+# tool's count must equal the sending namespace's RetransSegs counter.
+
+load helpers
+
+PORT=5017
+A4=198.18.0.1
+B4=198.18.0.2
+A6=2001:db8::1
+B6=2001:db8::2
+
+setup() {
+	require_root
+	command -v nft >/dev/null || skip "no nft"
+	NSA=bpfl-ra-$$
+	NSB=bpfl-rb-$$
+	SRV=
+	BG=
+	ip netns add "$NSA"
+	ip netns add "$NSB"
+	ip link add "va$$" netns "$NSA" type veth peer name "vb$$" netns "$NSB"
+	ip -n "$NSA" addr add $A4/24 dev "va$$"
+	ip -n "$NSB" addr add $B4/24 dev "vb$$"
+	ip -n "$NSA" -6 addr add $A6/64 dev "va$$" nodad
+	ip -n "$NSB" -6 addr add $B6/64 dev "vb$$" nodad
+	for ns in "$NSA" "$NSB"; do
+		ip -n "$ns" link set lo up
+	done
+	ip -n "$NSA" link set "va$$" up
+	ip -n "$NSB" link set "vb$$" up
+	# static neighbours: no first packet waits on ARP or ND
+	local ma mb
+	ma=$(ip -n "$NSA" -j link show "va$$" | jq -r '.[0].address')
+	mb=$(ip -n "$NSB" -j link show "vb$$" | jq -r '.[0].address')
+	ip -n "$NSA" neigh replace $B4 lladdr "$mb" dev "va$$" nud permanent
+	ip -n "$NSA" neigh replace $B6 lladdr "$mb" dev "va$$" nud permanent
+	ip -n "$NSB" neigh replace $A4 lladdr "$ma" dev "vb$$" nud permanent
+	ip -n "$NSB" neigh replace $A6 lladdr "$ma" dev "vb$$" nud permanent
+}
+
+# Runs even when a test fails: namespaces (and the veth pair, rules and
+# server in them) are removed.
+teardown() {
+	local p
+	for p in ${BG:-} ${TOOL_PID:-} ${SRV:-}; do
+		kill -INT "$p" 2>/dev/null || true
+	done
+	if [ -n "${NSA:-}" ]; then ip netns del "$NSA" 2>/dev/null || true; fi
+	if [ -n "${NSB:-}" ]; then ip netns del "$NSB" 2>/dev/null || true; fi
+	true
+}
+
+# RetransSegs of namespace $1.
+retrans() {
+	ip netns exec "$1" awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1 } else print $c }' /proc/net/snmp
+}
+
+# drop NS RULE...: drop matching packets in NS's input hook until undrop NS.
+drop() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" nft add table inet bpflite
+	ip netns exec "$ns" nft add chain inet bpflite input '{ type filter hook input priority 0; }'
+	ip netns exec "$ns" nft add rule inet bpflite input "$@" drop
+}
+undrop() {
+	ip netns exec "$1" nft delete table inet bpflite
+}
+
+# server ADDR: the echo server in B, for one connection.
+server() {
+	ip netns exec "$NSB" "$WL/tcpflow" -S -a "$1" -p $PORT -n 1 >"$BATS_TEST_TMPDIR/srv.out" &
+	SRV=$!
+	for _ in $(seq 50); do
+		grep -q ready "$BATS_TEST_TMPDIR/srv.out" && return 0
+		sleep 0.1
+	done
+	echo "server did not start" >&2
+	return 1
+}
+
+# data_run V TOOL_ARGS...: an established IPv(V) connection from A to B;
+# B drops A's segments for 1 s while A sends one message. Leaves TOOL_OUT,
+# CLI (client's JSON), DELTA (A's RetransSegs increase), LA, RA.
+data_run() {
+	local v=$1 go cp before after match
+	shift
+	if [ "$v" = 4 ]; then LA=$A4 RA=$B4 match="ip saddr $A4"; else LA=$A6 RA=$B6 match="ip6 saddr $A6"; fi
+	server "$RA"
+	go=$(make_go)
+	ip netns exec "$NSA" "$WL/tcpflow" -a "$RA" -p $PORT -g "$go" >"$BATS_TEST_TMPDIR/cli.json" &
+	cp=$!
+	for _ in $(seq 50); do
+		[ -n "$(ip netns exec "$NSA" ss -tnH state established)" ] && break
+		sleep 0.1
+	done
+	start_tool tcpretrans-lite "$@"
+	before=$(retrans "$NSA")
+	drop "$NSB" $match tcp dport $PORT
+	go "$go"
+	sleep 1
+	undrop "$NSB"
+	wait "$cp"
+	after=$(retrans "$NSA")
+	sleep 0.3
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	CLI=$(cat "$BATS_TEST_TMPDIR/cli.json")
+	DELTA=$((after - before))
+	echo "client: $CLI; RetransSegs +$DELTA"
+	cat "$TOOL_OUT"
+}
+
+# Retransmits the tool reported from LA to RA:PORT of kind $1 (R or S).
+tool_retrans() {
+	jq -s --arg t "$1" --arg la "$LA" --arg ra "$RA" --argjson p $PORT \
+		'[.[] | select(.type == "retransmit" and .t == $t and .laddr == $la and .raddr == $ra and .rport == $p)] | length' "$TOOL_OUT"
+}
+
+check_data_run() {
+	local lport
+	lport=$(echo "$CLI" | jq .lport)
+	[ "$DELTA" -ge 1 ]
+	[ "$(tool_retrans R)" = "$DELTA" ]
+	# every one of them: this flow, established, the right IP version
+	jq -se --arg la "$LA" --argjson lp "$lport" --argjson ip "$1" \
+		'[.[] | select(.type == "retransmit" and .laddr == $la)] | all(.lport == $lp and .state == "ESTABLISHED" and .ip == $ip and .pid >= 0)' "$TOOL_OUT"
+	assert_ndjson "$TOOL_OUT"
+}
+
+@test "tcpretrans: IPv4 data retransmits: count equals RetransSegs, addresses, ports, state (tp_btf)" {
+	data_run 4 -j -v
+	grep -q "attach tcp_retransmit_skb: tp_btf" "$TOOL_ERR"
+	check_data_run 4
+}
+
+@test "tcpretrans: IPv4 data retransmits, forced raw_tp path" {
+	data_run 4 -j -v --force-raw-tp
+	grep -q "attach tcp_retransmit_skb: raw_tp (forced)" "$TOOL_ERR"
+	check_data_run 4
+}
+
+@test "tcpretrans: IPv6 data retransmits: count equals RetransSegs, addresses, ports, state" {
+	data_run 6 -j
+	check_data_run 6
+}
+
+@test "tcpretrans: SYN retransmit is R> in SYN_SENT; SYN-ACK retransmit is S> in NEW_SYN_RECV" {
+	local go cp a0 a1 b0 b1 lport
+	LA=$A4 RA=$B4
+	server "$B4"
+	go=$(make_go)
+	ip netns exec "$NSA" "$WL/tcpflow" -C -a "$B4" -p $PORT -g "$go" >"$BATS_TEST_TMPDIR/cli.json" &
+	cp=$!
+	start_tool tcpretrans-lite -j -s
+	a0=$(retrans "$NSA")
+	b0=$(retrans "$NSB")
+	# the SYN-ACKs from B are dropped at A for 0.5 s: A's SYN and B's
+	# SYN-ACK are both retransmitted (1 s initial timeout)
+	drop "$NSA" ip saddr $B4 tcp sport $PORT tcp flags '& (syn | ack) == syn | ack'
+	go "$go"
+	sleep 0.5
+	undrop "$NSA"
+	wait "$cp"
+	a1=$(retrans "$NSA")
+	b1=$(retrans "$NSB")
+	sleep 0.3
+	stop_tool INT
+	cat "$TOOL_OUT"
+	cat "$BATS_TEST_TMPDIR/cli.json"
+	lport=$(jq .lport "$BATS_TEST_TMPDIR/cli.json")
+	echo "A +$((a1 - a0)) B +$((b1 - b0))"
+	# A: the SYN retransmitted, in SYN_SENT
+	[ $((a1 - a0)) -ge 1 ]
+	[ "$(tool_retrans R)" = $((a1 - a0)) ]
+	jq -se --argjson lp "$lport" '[.[] | select(.t == "R")] | all(.state == "SYN_SENT" and .lport == $lp)' "$TOOL_OUT"
+	# B: the SYN-ACK retransmitted, seen from the server's side
+	LA=$B4 RA=$A4
+	[ $((b1 - b0)) -ge 1 ]
+	jq -se --arg la "$B4" --arg ra "$A4" --argjson lp "$lport" --argjson p $PORT \
+		'[.[] | select(.t == "S")] | length > 0 and all(.laddr == $la and .lport == $p and .raddr == $ra and .rport == $lp and .state == "NEW_SYN_RECV")' "$TOOL_OUT"
+	[ "$(jq -s --arg la "$B4" '[.[] | select(.t == "S" and .laddr == $la)] | length' "$TOOL_OUT")" = $((b1 - b0)) ]
+}
+
+@test "tcpretrans: -4 and -6 filter by IP version" {
+	local other
+	# the same IPv4 run watched by a -6 tool: it sees nothing
+	TOOL_OUT=$BATS_TEST_TMPDIR/v6.out
+	"$BIN/tcpretrans-lite" -j -6 >"$TOOL_OUT" 2>"$BATS_TEST_TMPDIR/v6.err" &
+	other=$!
+	BG=$other
+	data_run 4 -j -4
+	check_data_run 4
+	local v4out=$TOOL_OUT
+	kill -INT "$other"; wait "$other"
+	[ "$(jq -s '[.[] | select(.type == "retransmit" and .laddr == "'$A4'")] | length' "$BATS_TEST_TMPDIR/v6.out")" = 0 ]
+	[ "$(jq -s '[.[] | select(.type == "retransmit")] | all(.ip == 4)' "$v4out")" = true ]
+}
+
+@test "tcpretrans: -c counts per flow in aligned columns; -j gives the same count" {
+	data_run 6 -c
+	local lport line
+	lport=$(echo "$CLI" | jq .lport)
+	grep -Eq '^LADDR:LPORT +RADDR:RPORT +RETRANSMITS$' "$TOOL_OUT"
+	line=$(grep -F "$A6:$lport " "$TOOL_OUT")
+	echo "$line" | grep -Eq "^$A6:$lport +$B6:$PORT +$DELTA\$"
+	# columns line up: RADDR starts at the same offset in header and row
+	[ "$(grep -b -o 'RADDR' <(head -2 "$TOOL_OUT" | tail -1) | cut -d: -f1)" = \
+	  "$(echo "$line" | grep -b -o "$B6" | head -1 | cut -d: -f1)" ]
+	teardown; setup
+	data_run 4 -c -j
+	jq -se --arg la "$A4" --argjson d "$DELTA" '[.[] | select(.type == "count" and .laddr == $la)] | length == 1 and .[0].retransmits == $d and .[0].ip == 4' "$TOOL_OUT"
+}
+
+@test "tcpretrans: text output: bcc's columns, -T and -s" {
+	data_run 4 -T -s
+	local lport
+	lport=$(echo "$CLI" | jq .lport)
+	head -1 "$TOOL_OUT" | grep -Eq '^TIME\(s\) +TIME +PID +IP LADDR:LPORT +T> RADDR:RPORT +STATE +SEQ$'
+	[ "$(grep -cE "^[0-9]+\.[0-9]{6} +[0-9]{2}:[0-9]{2}:[0-9]{2} [0-9 ]{7} 4  $A4:$lport +R> $B4:$PORT +ESTABLISHED +[0-9]+$" "$TOOL_OUT")" = "$DELTA" ]
+	grep -q "Tracing TCP retransmits... Hit Ctrl-C to end." "$TOOL_ERR"
+}
+
+# No program of this tool is loaded any more (the machine may run other
+# tools meanwhile: only ours are looked at). Freed after an RCU grace period.
+assert_no_prog_left() {
+	for _ in $(seq 50); do
+		[ "$(bpftool prog show -j | jq '[.[] | select(.name // "" | test("^tcp_retransmit_"))] | length')" = 0 ] && return 0
+		sleep 0.1
+	done
+	echo "tcpretrans programs left behind" >&2
+	return 1
+}
+
+@test "tcpretrans: SIGINT and SIGTERM exit 0 and leave no BPF behind" {
+	for sig in INT TERM; do
+		start_tool tcpretrans-lite
+		sleep 0.5
+		stop_tool "$sig"
+		[ "$TOOL_RC" = 0 ]
+		head -1 "$TOOL_OUT" | grep -q "^TIME"
+		start_tool tcpretrans-lite -c
+		sleep 0.5
+		stop_tool "$sig"
+		[ "$TOOL_RC" = 0 ]
+		grep -q "RETRANSMITS" "$TOOL_OUT"
+	done
+	assert_no_prog_left
+}
+
+@test "tcpretrans: bad input gets a clear message and exit 2" {
+	expect_fail 2 "-4 and -6 are mutually exclusive" "$BIN/tcpretrans-lite" -4 -6
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/tcpretrans-lite" -l
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/tcpretrans-lite" -p 1
+	expect_fail 2 "[Tt]oo many arguments|unexpected argument" "$BIN/tcpretrans-lite" 5
+	# --help says why -l is not offered
+	"$BIN/tcpretrans-lite" --help | grep -q "no tracepoint for them"
+}
+
+@test "tcpretrans: not root: failure with a privilege hint, exit 1" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
+		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/tcpretrans-lite"
+}
