@@ -268,3 +268,45 @@ assert_no_prog_left() {
 	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
 		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/tcpretrans-lite"
 }
+
+@test "tcpretrans: attempts that fail locally (sender's output hook drops) are counted under -v, not shown" {
+	local go cp before after failed shown
+	LA=$A4 RA=$B4
+	server "$B4"
+	go=$(make_go)
+	ip netns exec "$NSA" "$WL/tcpflow" -a "$B4" -p $PORT -g "$go" >"$BATS_TEST_TMPDIR/cli.json" &
+	cp=$!
+	for _ in $(seq 50); do
+		[ -n "$(ip netns exec "$NSA" ss -tnH state established)" ] && break
+		sleep 0.1
+	done
+	start_tool tcpretrans-lite -j -v
+	before=$(retrans "$NSA")
+	# B drops A's segments for 1.2 s, so A retransmits (about 0.2, 0.6,
+	# 1.4 s); from 0.3 to 1 s A's own output hook drops them too: those
+	# retransmits fail in A's stack (nothing leaves)
+	drop "$NSB" ip saddr $A4 tcp dport $PORT
+	go "$go"
+	sleep 0.3
+	ip netns exec "$NSA" nft add table inet bpflite
+	ip netns exec "$NSA" nft add chain inet bpflite output '{ type filter hook output priority 0; }'
+	ip netns exec "$NSA" nft add rule inet bpflite output ip daddr $B4 tcp dport $PORT drop
+	sleep 0.7
+	undrop "$NSA"
+	sleep 0.2
+	undrop "$NSB"
+	wait "$cp"
+	after=$(retrans "$NSA")
+	sleep 0.3
+	stop_tool INT
+	cat "$TOOL_OUT" "$TOOL_ERR"
+	shown=$(tool_retrans R)
+	failed=$(sed -n 's/.*: \([0-9]*\) retransmit attempts failed locally.*/\1/p' "$TOOL_ERR")
+	echo "RetransSegs +$((after - before)), shown $shown, failed ${failed:-0}"
+	# the kernel has the err argument here: the failures are there to count
+	grep -q "matching candidate .*<type_exists> .*typedef btf_trace_tcp_retransmit_skb$" "$TOOL_ERR" || skip "kernel without the err argument"
+	[ "${failed:-0}" -ge 1 ]
+	[ "$shown" -ge 1 ]	# the one that got through after the drop ended
+	# failed transmits are in RetransSegs too (counted before sending)
+	[ $((shown + failed)) = $((after - before)) ]
+}
