@@ -22,6 +22,8 @@ const volatile __u32 cfg_status = STATUS_ALL;	/* -z, -Z */
 const volatile __u32 cfg_strsize = 32;		/* -s: buffer bytes copied */
 const volatile __u64 cfg_wakeup_bytes = 65536;	/* wake the reader past this backlog */
 const volatile __u32 cfg_exec_slots[4] = { 59, 322, STRACE_IA32 + 11, STRACE_IA32 + 358 };
+/* exit and exit_group never reach sys_exit: -c counts them at entry */
+const volatile __u32 cfg_noreturn_slots[4] = { 60, 231, STRACE_IA32 + 1, STRACE_IA32 + 252 };
 /* Traced slots (-e trace=) and what to copy per slot (common/sysdecode.h). */
 const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
 const volatile __u32 cfg_capture[STRACE_SLOTS];
@@ -79,10 +81,13 @@ static __always_inline void lose(__u32 tgid)
 static __always_inline void submit(void *e)
 {
 	/*
-	 * Waking the reader per event costs more than the event: let the
-	 * backlog grow to cfg_wakeup_bytes (the reader also drains on a timer).
+	 * Waking the reader per event costs more than the event (an irq_work
+	 * and a context switch): wake it once per cfg_wakeup_bytes produced;
+	 * it also drains the buffer on a timer. cfg_wakeup_bytes is a power
+	 * of two larger than any event.
 	 */
-	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > cfg_wakeup_bytes ?
+	__u64 pos = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
+	__u64 flags = (pos & (cfg_wakeup_bytes - 1)) < sizeof(struct strace_enter) ?
 		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 
 	bpf_ringbuf_submit(e, flags);
@@ -163,7 +168,7 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	t->slot = STRACE_SLOT_NONE;
 	if (id < 0 || id >= STRACE_NR)	/* x32 and out-of-table numbers */
 		return 0;
-	ia32 = task_in_ia32_syscall(bpf_get_current_task());
+	ia32 = task_in_ia32_syscall(bpf_get_current_task_btf());
 	slot = ia32 ? STRACE_IA32 + id : id;
 	if (t->flags & TASK_WAIT_EXEC) {
 		if (!is_exec(slot))
@@ -174,7 +179,16 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		return 0;
 	t->slot = slot;
 	t->outbuf = 0;
+	t->flags &= ~TASK_RETRY_STR;
 	t->enter_ns = bpf_ktime_get_ns();
+	if (cfg_summary && cfg_status != STATUS_FAILED &&
+	    (slot == cfg_noreturn_slots[0] || slot == cfg_noreturn_slots[1] ||
+	     slot == cfg_noreturn_slots[2] || slot == cfg_noreturn_slots[3])) {
+		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
+
+		if (s)
+			s->calls++;
+	}
 	if (!cfg_trace)
 		return 0;
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
@@ -220,6 +234,15 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 				continue;
 			e->cap_arg[k & 1] = i;
 			copy_str(e, k, e->args[i]);
+			/*
+			 * A string in a page not yet faulted in cannot be read
+			 * here; the call itself faults it in: read it at exit.
+			 */
+			if (e->cap_len[k & 1] < 0 && !(t->flags & TASK_RETRY_STR)) {
+				t->flags |= TASK_RETRY_STR;
+				t->outbuf = e->args[i];
+				t->retry_arg = i;
+			}
 			k++;
 		}
 		in = STRACE_CAP_IN(cap);
@@ -232,7 +255,7 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	if (big && in && in <= 6 && k < STRACE_CAPS)
 		copy_argv(e, k, in - 1, e->args[(in - 1) & 7]);
 	in = STRACE_CAP_OUT(cap);
-	if (in && in <= 6)
+	if (in && in <= 6 && !(t->flags & TASK_RETRY_STR))
 		t->outbuf = e->args[(in - 1) & 7];
 	submit(e);
 	return 0;
@@ -244,7 +267,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	__u32 tid = (__u32)id_tgid, slot;
 	struct strace_task *t;
 	struct strace_exit *e;
-	bool failed, big;
+	bool failed, big, retry;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
 	if (!t)
@@ -279,7 +302,8 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 		return 0;
 
 	outbuf = t->outbuf;
-	big = outbuf && ret > 0;
+	retry = t->flags & TASK_RETRY_STR;
+	big = outbuf && (ret > 0 || retry);
 	if (big)
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	else
@@ -295,7 +319,13 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	e->h.ts = now;
 	e->ret = ret;
 	e->cap_len = 0;
-	if (big) {
+	e->cap_arg = 0xff;
+	e->cap_str = 0;
+	if (big && retry) {
+		e->cap_arg = t->retry_arg;
+		e->cap_str = 1;
+		e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
+	} else if (big) {
 		__u32 n = (__u64)ret < cfg_strsize ? (__u32)ret : cfg_strsize;
 
 		if (n > STRACE_STR_MAX)

@@ -37,13 +37,15 @@
 /* Per traced thread (value of the traced set). */
 enum strace_task_flags {
 	TASK_WAIT_EXEC	= 1 << 0,	/* command mode: show nothing before execve */
+	TASK_RETRY_STR	= 1 << 1,	/* outbuf: a string to copy again at exit */
 };
 
 struct strace_task {
 	__u64 enter_ns;
 	__u64 outbuf;		/* user address of an output buffer, copied at exit */
 	__u32 slot;		/* slot of the call in progress, or STRACE_SLOT_NONE */
-	__u32 flags;
+	__u16 flags;
+	__u16 retry_arg;	/* TASK_RETRY_STR: argument index of outbuf */
 };
 
 /* Status filter (-z, -Z). */
@@ -81,7 +83,10 @@ struct strace_exit {
 	struct strace_hdr h;
 	__s64 ret;
 	__s32 cap_len;			/* output buffer bytes; < 0: failed; 0 none */
-	__u32 pad;
+	__u8 cap_arg;			/* argument index of cap; 0xff: none */
+	__u8 cap_str;			/* cap is a string copied again (the entry's
+					 * copy failed: its page was not in memory) */
+	__u8 pad[2];
 	char cap[STRACE_STR_MAX];
 };
 #define STRACE_EXIT_SMALL	(sizeof(struct strace_exit) - STRACE_STR_MAX)

@@ -100,13 +100,12 @@ static __always_inline struct gendisk *get_rq_disk(void *rq)
  */
 #define BPFLITE_TS_COMPAT	0x0002
 
-static __always_inline bool task_in_ia32_syscall(__u64 task)
+static __always_inline bool task_in_ia32_syscall(struct task_struct *t)
 {
-	struct task_struct *t = (struct task_struct *)task;
-
 	if (!bpf_core_field_exists(t->thread_info.status))
 		return false;
-	return BPF_CORE_READ(t, thread_info.status) & BPFLITE_TS_COMPAT;
+	/* t from bpf_get_current_task_btf() (5.11): a plain load, no helper call */
+	return t->thread_info.status & BPFLITE_TS_COMPAT;
 }
 
 /*

@@ -648,15 +648,25 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 	}
 }
 
-/* -y: "3</etc/hostname>" from /proc/<tgid>/fd/<fd> while it is open. */
+/*
+ * -y: "3</etc/hostname>": what the caller knows of the fd (the open it
+ * saw), else /proc/<tgid>/fd/<fd> if it is still open.
+ */
 static void fd_arg(struct sbuf *b, const struct sysdecode_opts *o, int fd)
 {
 	char path[64], target[PATH_MAX];
 	ssize_t n;
 
+	const char *known;
+
 	sbuf__printf(b, "%d", fd);
 	if (!o->fd_paths || fd < 0 || !o->tgid)
 		return;
+	known = o->fd_path ? o->fd_path(o->tgid, fd) : NULL;
+	if (known) {
+		sbuf__printf(b, "<%s>", known);
+		return;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", o->tgid, fd);
 	n = readlink(path, target, sizeof(target) - 1);
 	if (n > 0) {

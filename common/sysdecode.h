@@ -85,6 +85,8 @@ struct sysdecode_opts {
 	int strsize;		/* -s: bytes of strings and buffers shown */
 	bool fd_paths;		/* -y: fd paths */
 	pid_t tgid;		/* for -y: /proc/<tgid>/fd */
+	/* for -y: the caller's knowledge of fd (from the calls it saw) or NULL */
+	const char *(*fd_path)(pid_t tgid, int fd);
 };
 
 /* strace's quoting: "..." with C escapes, and "..."... when cut at max. */

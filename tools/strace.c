@@ -62,13 +62,13 @@ static const char doc[] =
 "Trace system calls of a command or of running processes, as strace does, from BPF.\n"
 "\v"
 "EXAMPLES:\n"
-"    strace-lite ls /tmp                  # trace ls, exit with its status\n"
-"    strace-lite -f -e trace=%file make   # file calls of make and its children\n"
-"    strace-lite -p 1234,1235 -T          # attach to two processes, with durations\n"
-"    strace-lite -c -p 1234               # count calls, errors and time; print at Ctrl-C\n"
-"    strace-lite -c -L dd if=/dev/zero of=/dev/null count=1000  # and latency histograms\n"
-"    strace-lite -Z -e trace=openat cmd   # failed openat calls only\n"
-"    strace-lite -j -o trace.ndjson cmd   # NDJSON events to a file\n";
+"    strace-lite ls /tmp                 # trace ls; exit with its status\n"
+"    strace-lite -f -e trace=%file make  # file calls of make and children\n"
+"    strace-lite -p 1234,1235 -T         # attach to two processes; durations\n"
+"    strace-lite -c -p 1234              # calls, errors, time; at Ctrl-C\n"
+"    strace-lite -c -L cmd               # and a latency histogram per call\n"
+"    strace-lite -Z -e trace=openat cmd  # failed openat calls only\n"
+"    strace-lite -j -o trace.json cmd    # NDJSON events to a file\n";
 
 static const struct argp_option options[] = {
 	{ "summary-only", 'c', NULL, 0, "Count time, calls and errors per syscall; print a summary at the end", 0 },
@@ -320,6 +320,26 @@ struct pending {
 #define PENDING_BUCKETS 1024
 static struct pending *pending[PENDING_BUCKETS];
 
+/* Entries are recycled: a storm of calls does not go through malloc. */
+static struct pending *pending_free;
+
+static struct pending *pending_alloc(void)
+{
+	struct pending *p = pending_free;
+
+	if (p) {
+		pending_free = p->next;
+		return p;
+	}
+	return malloc(sizeof(*p));
+}
+
+static void pending_release(struct pending *p)
+{
+	p->next = pending_free;
+	pending_free = p;
+}
+
 static struct pending **pending_find(__u32 tid)
 {
 	struct pending **p = &pending[tid % PENDING_BUCKETS];
@@ -374,12 +394,118 @@ static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
 	}
 }
 
+/*
+ * -y: the path of each fd a traced process opened, from its open calls,
+ * so that a line printed after the process closed it (or exited) still
+ * names it. Forgotten at close and at exit.
+ */
+struct fdent {
+	struct fdent *next;
+	pid_t tgid;
+	int fd;
+	char *path;
+};
+#define FD_BUCKETS 1024
+static struct fdent *fds[FD_BUCKETS];
+
+static struct fdent **fd_find(pid_t tgid, int fd)
+{
+	struct fdent **p = &fds[((unsigned int)tgid * 31 + fd) % FD_BUCKETS];
+
+	while (*p && ((*p)->tgid != tgid || (*p)->fd != fd))
+		p = &(*p)->next;
+	return p;
+}
+
+static const char *fd_known(pid_t tgid, int fd)
+{
+	struct fdent *e = *fd_find(tgid, fd);
+
+	return e ? e->path : NULL;
+}
+
+static void fd_forget(pid_t tgid, int fd)
+{
+	struct fdent **p = fd_find(tgid, fd), *e = *p;
+
+	if (e) {
+		*p = e->next;
+		free(e->path);
+		free(e);
+	}
+}
+
+static void fd_remember(pid_t tgid, int fd, const char *path, size_t len)
+{
+	struct fdent *e;
+
+	fd_forget(tgid, fd);
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->path = strndup(path, len))) {
+		free(e);
+		return;
+	}
+	e->tgid = tgid;
+	e->fd = fd;
+	e->next = fds[((unsigned int)tgid * 31 + fd) % FD_BUCKETS];
+	fds[((unsigned int)tgid * 31 + fd) % FD_BUCKETS] = e;
+}
+
+static void fd_forget_process(pid_t tgid)
+{
+	for (int b = 0; b < FD_BUCKETS; b++) {
+		for (struct fdent **p = &fds[b]; *p;) {
+			struct fdent *e = *p;
+
+			if (e->tgid == tgid) {
+				*p = e->next;
+				free(e->path);
+				free(e);
+			} else {
+				p = &e->next;
+			}
+		}
+	}
+}
+
+/*
+ * What a call did to the fd table: opens before the line is printed (so
+ * "= 3</path>"), closes after it (so "close(3</path>)").
+ */
+static void fd_track(const struct strace_enter *e, const struct strace_exit *x, bool before)
+{
+	const struct sysdecode_info *in = slot_info(e->h.slot);
+	const char *name;
+
+	if (!cfg.fd_paths || !in || !x || e->h.slot >= STRACE_IA32 || x->ret < 0)
+		return;
+	name = in->name;
+	if (in->ret == 'f' && before) {
+		/* the first path argument copied names the new fd */
+		for (int k = 0; k < STRACE_CAPS; k++) {
+			int a = e->cap_arg[k];
+
+			if (a < 6 && in->args[a] == 'p' && e->cap_len[k] > 0) {
+				fd_remember(e->h.tgid, x->ret, e->cap[k], e->cap_len[k] - 1);
+				return;
+			}
+		}
+		if (!strncmp(name, "dup", 3) && fd_known(e->h.tgid, e->args[0])) {
+			const char *p = fd_known(e->h.tgid, e->args[0]);
+
+			fd_remember(e->h.tgid, x->ret, p, strlen(p));
+		}
+	} else if (!strcmp(name, "close") && !before) {
+		fd_forget(e->h.tgid, e->args[0]);
+	}
+}
+
 /* Decode the arguments of an entry into args[]; returns how many. */
 static int decode_args(const struct strace_enter *e, const struct strace_exit *x)
 {
 	const struct sysdecode_info *in = slot_info(e->h.slot);
 	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
-				    .tgid = e->h.tgid };
+				    .tgid = e->h.tgid, .fd_path = fd_known };
 	bool ia32 = e->h.slot >= STRACE_IA32;
 	int n = in ? (int)strlen(in->args) : 6;
 
@@ -401,7 +527,15 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 				}
 			}
 		}
-		if ((kind == 'r' || kind == 'R') && x && x->cap_len) {
+		if ((kind == 'p' || kind == 's') && (!cap.valid || cap.len < 0) && x &&
+		    x->cap_str && x->cap_arg == i && x->cap_len > 0) {
+			/* copied again at exit */
+			cap.valid = true;
+			cap.data = x->cap;
+			cap.len = x->cap_len - 1;
+			cap.more = x->cap_len >= STRACE_STR_MAX;
+		}
+		if ((kind == 'r' || kind == 'R') && x && x->cap_len && !x->cap_str) {
 			cap.valid = true;
 			cap.data = x->cap;
 			cap.len = x->cap_len;
@@ -480,7 +614,7 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 {
 	const struct sysdecode_info *in = slot_info(e->h.slot);
 	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
-				    .tgid = e->h.tgid };
+				    .tgid = e->h.tgid, .fd_path = fd_known };
 	char name[64];
 	int n = decode_args(e, x);
 
@@ -497,6 +631,9 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 		sbuf__printf(&line, " <unfinished ...>");
 	} else {
 		sbuf__printf(&line, ")");
+		/* strace puts " = " at column 40 (its -a 40) */
+		while (line.len < 39)
+			sbuf__printf(&line, " ");
 		if (x)
 			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
 		else
@@ -507,7 +644,8 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 			sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
 		}
 	}
-	fprintf(out, "%s\n", line.p);
+	sbuf__printf(&line, "\n");
+	fputs(line.p, out);
 }
 
 static bool status_wanted(long long ret)
@@ -526,20 +664,21 @@ static void on_enter(const struct strace_enter *e, size_t size)
 		if (cfg.status == STATUS_ALL)
 			print_call(&p->e, NULL, true);
 		*pp = p->next;
-		free(p);
+		pending_release(p);
 	}
 	if (in && in->ret == 'n' && e->h.slot < STRACE_IA32) {
 		/* exit, exit_group: no return to wait for */
-		if (cfg.status != STATUS_SUCCESSFUL)
+		if (cfg.status == STATUS_ALL)	/* neither failed nor successful */
 			print_call(e, NULL, false);
 		return;
 	}
-	p = malloc(sizeof(*p));
+	p = pending_alloc();
 	if (!p)
 		return;
+	/* copy what came: a small event has no string copies */
 	memcpy(&p->e, e, size < sizeof(p->e) ? size : sizeof(p->e));
 	if (size < sizeof(p->e))
-		memset((char *)&p->e + size, 0, sizeof(p->e) - size);
+		p->e.cap_len[0] = p->e.cap_len[1] = 0;
 	p->next = pending[e->h.tid % PENDING_BUCKETS];
 	pending[e->h.tid % PENDING_BUCKETS] = p;
 }
@@ -551,9 +690,11 @@ static void on_exit_event(const struct strace_exit *x)
 
 	if (p && p->e.h.slot == x->h.slot) {
 		*pp = p->next;
+		fd_track(&p->e, x, true);
 		if (status_wanted(x->ret))
 			print_call(&p->e, x, false);
-		free(p);
+		fd_track(&p->e, x, false);
+		pending_release(p);
 		return;
 	}
 	/* the entry was lost: say what we know */
@@ -590,8 +731,10 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 		if (cfg.status == STATUS_ALL)
 			print_call(&p->e, NULL, false);
 		*pp = p->next;
-		free(p);
+		pending_release(p);
 	}
+	if (x->h.tid == x->h.tgid)
+		fd_forget_process(x->h.tgid);
 	if (env.json) {
 		struct json j;
 
@@ -961,10 +1104,15 @@ static void set_rodata(void)
 	}
 	const char *execs[4][2] = { { "execve", "" }, { "execveat", "" },
 				    { "execve", "ia32" }, { "execveat", "ia32" } };
+	const char *noret[4][2] = { { "exit", "" }, { "exit_group", "" },
+				    { "exit", "ia32" }, { "exit_group", "ia32" } };
 	for (int i = 0; i < 4; i++) {
 		nr = syscall__nr(execs[i][0], *execs[i][1]);
 		((__u32 *)skel->rodata->cfg_exec_slots)[i] =
 			nr < 0 ? STRACE_SLOT_NONE : (__u32)((*execs[i][1] ? STRACE_IA32 : 0) + nr);
+		nr = syscall__nr(noret[i][0], *noret[i][1]);
+		((__u32 *)skel->rodata->cfg_noreturn_slots)[i] =
+			nr < 0 ? STRACE_SLOT_NONE : (__u32)((*noret[i][1] ? STRACE_IA32 : 0) + nr);
 	}
 }
 
@@ -1053,14 +1201,24 @@ int main(int argc, char **argv)
 		if (err)
 			goto out;
 	}
-	err = loop__ringbuf(rb, 0, 100, targets_gone, tick, NULL);
+	err = loop__ringbuf(rb, 0, 50, targets_gone, tick, NULL);
 	/* a last look: events of the final exits */
 	ring_buffer__consume(rb);
 	fflush(out);
 	if (!err && (cfg.summary_only || cfg.summary))
 		err = print_summary();
 	report_lost();
-	loss__report(&skel->bss->loss, env.json);
+	loss__report(&skel->bss->loss, env.json && out == stdout);
+	if (env.json && out != stdout && loss__total(&skel->bss->loss)) {
+		/* -o: the record belongs with the events it is about */
+		struct json j;
+
+		json__begin(&j, out);
+		json__str(&j, "type", "loss");
+		json__uint(&j, "lost_events", skel->bss->loss.events);
+		json__uint(&j, "map_full", skel->bss->loss.map_full);
+		json__end(&j);
+	}
 	if (child > 0) {
 		if (child_status < 0 && !loop_exiting)
 			waitpid(child, &child_status, 0);

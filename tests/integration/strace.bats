@@ -1,0 +1,263 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# strace-lite against sysload, a static workload that makes exact numbers
+# of system calls (tests/workloads/sysload.c).
+
+load helpers
+
+setup() {
+	require_root
+	SL=$WL/sysload
+}
+
+# Calls of one syscall in a JSON summary: count NAME [field]
+count() { jq -s --arg n "$1" --arg f "${2:-calls}" '[.[] | select(.type=="summary") | .syscalls[] | select(.syscall==$n) | .[$f]] | add // 0' "$OUT"; }
+
+# summary_run TOOL_ARGS... -- runs sysload in command mode under -c -j.
+summary_run() {
+	OUT=$BATS_TEST_TMPDIR/out.json
+	run "$BIN/strace-lite" -c -j -o "$OUT" "$@"
+	echo "$output"
+	[ "$status" = 0 ]
+	assert_ndjson "$OUT"
+}
+
+check_exact_counts() {
+	[ "$(count getppid)" = 100000 ]
+	[ "$(count read)" = 5000 ]
+	# 3 writes to /dev/null and the final JSON line to stdout
+	[ "$(count write)" = 4 ]
+	# /dev/zero, /dev/null, and the failing one
+	[ "$(count openat)" = 3 ]
+	[ "$(count openat errors)" = 1 ]
+	[ "$(count exit_group)" = 1 ]
+	jq -se '[.[] | select(.type=="summary")][0].total.calls > 105000' "$OUT"
+}
+
+@test "strace: -c counts the workload's calls exactly (tp_btf)" {
+	summary_run -v "$SL" -n 100000 -r 5000 -w 3 -F 1
+	grep -q "attach sys_enter: tp_btf" <<<"$output"
+	check_exact_counts
+}
+
+@test "strace: -c counts exactly on the forced raw_tp path" {
+	summary_run -v --force-raw-tp "$SL" -n 100000 -r 5000 -w 3 -F 1
+	grep -q "attach sys_enter: raw_tp (forced)" <<<"$output"
+	check_exact_counts
+}
+
+@test "strace: -c text summary in strace's layout, -S calls, -L histograms" {
+	run "$BIN/strace-lite" -c -S calls -L -o "$BATS_TEST_TMPDIR/s.txt" "$SL" -n 20000 -r 700 -w 3 -F 2
+	[ "$status" = 0 ]
+	local f=$BATS_TEST_TMPDIR/s.txt
+	cat "$f"
+	grep -q '^% time     seconds  usecs/call     calls    errors syscall$' "$f"
+	grep -q '^------ ----------- ----------- --------- --------- ----------------$' "$f"
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +20000 +getppid$' "$f"
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +700 +read$' "$f"
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +4 +2 openat$' "$f"
+	grep -Eq '^100.00 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ total$' "$f"
+	# -S calls: getppid (most calls) is the first row
+	[ "$(sed -n 3p "$f" | awk '{print $NF}')" = getppid ]
+	grep -q '^syscall = getppid$' "$f"
+	grep -q 'usecs               : count     distribution' "$f"
+}
+
+@test "strace: trace mode prints every call in order with return values, paths and flags" {
+	local out=$BATS_TEST_TMPDIR/t.txt wl ppid z n
+	run "$BIN/strace-lite" -e trace=openat,read,write,getppid,exit_group -o "$out" \
+		"$SL" -n 3 -r 3 -w 2 -F 1
+	[ "$status" = 0 ]
+	cat "$out"
+	wl=$(echo "$output" | grep '^{')
+	ppid=$(echo "$wl" | jq .ppid)
+	z=$(echo "$wl" | jq .zero_fd)
+	n=$(echo "$wl" | jq .null_fd)
+	cat >"$BATS_TEST_TMPDIR/want" <<-EOF
+	openat(AT_FDCWD, "/dev/zero", O_RDONLY) = $z
+	read($z, "\\0", 1) = 1
+	read($z, "\\0", 1) = 1
+	read($z, "\\0", 1) = 1
+	openat(AT_FDCWD, "/dev/null", O_WRONLY) = $n
+	write($n, "x", 1) = 1
+	write($n, "x", 1) = 1
+	openat(AT_FDCWD, "/nonexistent/sysload", O_RDONLY) = -1 ENOENT (No such file or directory)
+	getppid() = $ppid
+	getppid() = $ppid
+	getppid() = $ppid
+	WRITE
+	exit_group(0) = ?
+	+++ exited with 0 +++
+	EOF
+	# the JSON line: cut at -s 32 as strace does, with its full length returned
+	# strace's alignment of " = " at column 40 aside
+	sed -i -E 's/ +=/ =/' "$out"
+	sed -E 's/^write\(1, "\{\\"pid\\":.*"\.\.\., ([0-9]+)\) = \1$/WRITE/' "$out" >"$BATS_TEST_TMPDIR/got"
+	diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}
+
+@test "strace: execve with its argv, -s, -T, -tt, -y" {
+	local out=$BATS_TEST_TMPDIR/t.txt
+	run "$BIN/strace-lite" -e trace=execve,read,write -s 8 -T -tt -y -o "$out" \
+		"$SL" -n 0 -r 1 -w 1 -F 0 -S 300
+	[ "$status" = 0 ]
+	cat "$out"
+	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} execve\(".*/sysload", \["[^"]*"(\.\.\.)?, "-n", "0", "-r", \.\.\.\], 0x[0-9a-f]+\) = 0 <[0-9]+\.[0-9]{6}>$' "$out"
+	grep -Eq ' read\([0-9]+</dev/zero>, "\\0", 1\) = 1 <[0-9]+\.[0-9]{6}>$' "$out"
+	grep -Eq ' write\([0-9]+</dev/null>, "x", 1\) = 1 <' "$out"
+	# -s 8 cuts the JSON line
+	grep -Eq ' write\(1(<[^>]*>)?, "\{\\"pid\\":[0-9]?"\.\.\., [0-9]+\) = [0-9]+ <' "$out"
+}
+
+@test "strace: -j trace events filtered by -e trace=%file and negation" {
+	local out=$BATS_TEST_TMPDIR/t.json
+	run "$BIN/strace-lite" -j -e trace=%file -o "$out" "$SL" -n 5 -r 5 -w 5 -F 3
+	[ "$status" = 0 ]
+	assert_ndjson "$out"
+	[ "$(jq -s '[.[] | select(.syscall=="openat" and .args[1]=="\"/nonexistent/sysload\"" and .error=="ENOENT" and .ret==-2)] | length' "$out")" = 3 ]
+	[ "$(jq -s '[.[] | select(.syscall=="read" or .syscall=="write" or .syscall=="getppid")] | length' "$out")" = 0 ]
+
+	run "$BIN/strace-lite" -j -e 'trace=!getppid,read' -o "$out" "$SL" -n 50 -r 50 -w 5 -F 1
+	[ "$status" = 0 ]
+	[ "$(jq -s '[.[] | select(.syscall=="getppid" or .syscall=="read")] | length' "$out")" = 0 ]
+	[ "$(jq -s '[.[] | select(.syscall=="write" and .args[1]=="\"x\"")] | length' "$out")" = 5 ]
+
+	run "$BIN/strace-lite" -j -e trace=%desc -o "$out" "$SL" -n 50 -r 7 -w 5 -F 1
+	[ "$(jq -s '[.[] | select(.syscall=="read")] | length' "$out")" = 7 ]
+	[ "$(jq -s '[.[] | select(.syscall=="getppid")] | length' "$out")" = 0 ]
+}
+
+@test "strace: -Z shows only failed calls, -z only successful ones" {
+	local out=$BATS_TEST_TMPDIR/t.json
+	run "$BIN/strace-lite" -j -Z -o "$out" "$SL" -n 10 -r 10 -w 2 -F 4
+	[ "$status" = 0 ]
+	[ "$(jq -s '[.[] | select(.type=="syscall" and (.error == null))] | length' "$out")" = 0 ]
+	[ "$(jq -s '[.[] | select(.syscall=="openat" and .error=="ENOENT")] | length' "$out")" = 4 ]
+	run "$BIN/strace-lite" -j -z -o "$out" "$SL" -n 10 -r 10 -w 2 -F 4
+	[ "$status" = 0 ]
+	[ "$(jq -s '[.[] | select(.error != null)] | length' "$out")" = 0 ]
+	[ "$(jq -s '[.[] | select(.syscall=="read")] | length' "$out")" = 10 ]
+	# status= spelling, and in -c mode
+	OUT=$BATS_TEST_TMPDIR/c.json
+	run "$BIN/strace-lite" -c -j -e status=failed -o "$OUT" "$SL" -n 10 -r 10 -w 2 -F 4
+	[ "$(count openat)" = 4 ]
+	[ "$(count read)" = 0 ]
+}
+
+@test "strace: -f sees a thread's and a child's calls; without -f it does not" {
+	local out=$BATS_TEST_TMPDIR/t.json wl
+	run "$BIN/strace-lite" -f -j -e trace=getuid,getgid -o "$out" "$SL" -n 0 -r 0 -w 0 -F 0 -t 50 -c 40
+	[ "$status" = 0 ]
+	wl=$(echo "$output" | grep '^{')
+	local tid child
+	tid=$(echo "$wl" | jq .thread_tid)
+	child=$(echo "$wl" | jq .child)
+	[ "$(jq -s --argjson t "$tid" '[.[] | select(.syscall=="getuid" and .tid==$t)] | length' "$out")" = 50 ]
+	[ "$(jq -s --argjson p "$child" '[.[] | select(.syscall=="getgid" and .pid==$p)] | length' "$out")" = 40 ]
+	[ "$(jq -s --argjson p "$child" '[.[] | select(.type=="exit" and .pid==$p and .status==7)] | length' "$out")" = 1 ]
+	# text: [pid N] prefixes
+	run "$BIN/strace-lite" -f -e trace=getgid -o "$BATS_TEST_TMPDIR/t.txt" "$SL" -n 0 -r 0 -w 0 -F 0 -c 3
+	grep -Eq '^\[pid [0-9]+\] getgid\(\) += 0$' "$BATS_TEST_TMPDIR/t.txt"
+	grep -Eq '^\[pid [0-9]+\] \+\+\+ exited with 7 \+\+\+$' "$BATS_TEST_TMPDIR/t.txt"
+
+	OUT=$BATS_TEST_TMPDIR/c.json
+	summary_run -e trace=getuid,getgid "$SL" -n 0 -r 0 -w 0 -F 0 -t 50 -c 40
+	[ "$(count getuid)" = 0 ]
+	[ "$(count getgid)" = 0 ]
+	summary_run -f -e trace=getuid,getgid "$SL" -n 0 -r 0 -w 0 -F 0 -t 50 -c 40
+	[ "$(count getuid)" = 50 ]
+	[ "$(count getgid)" = 40 ]
+}
+
+@test "strace: -p attaches to running processes and ends when they exit" {
+	local go1 go2 p1 p2
+	go1=$(make_go)
+	go2=$(make_go)
+	"$SL" -n 30000 -r 100 -w 1 -F 1 -g "$go1" >/dev/null &
+	p1=$!
+	"$SL" -n 20000 -r 100 -w 1 -F 1 -g "$go2" >/dev/null &
+	p2=$!
+	start_tool strace-lite -c -j -p "$p1,$p2"
+	go "$go1" & go "$go2"
+	wait "$p1" "$p2"
+	# the tool ends by itself once both are gone
+	for _ in $(seq 50); do kill -0 "$TOOL_PID" 2>/dev/null || break; sleep 0.1; done
+	wait_tool
+	[ "$TOOL_RC" = 0 ]
+	OUT=$TOOL_OUT
+	[ "$(count getppid)" = 50000 ]
+	# and each one's read of its go FIFO
+	[ "$(count read)" = 202 ]
+}
+
+@test "strace: -p stopped by SIGINT prints the summary, exit 0, leaves no BPF behind" {
+	local before go p
+	before=$(bpf_snapshot)
+	go=$(make_go)
+	"$SL" -n 1000 -r 0 -w 0 -F 0 -S 30000 -g "$go" >/dev/null &
+	p=$!
+	start_tool strace-lite -c -p "$p"
+	go "$go"
+	sleep 0.5
+	stop_tool INT
+	kill "$p"; wait "$p" || true
+	[ "$TOOL_RC" = 0 ]
+	cat "$TOOL_OUT"
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +1000 +getppid$' "$TOOL_OUT"
+	assert_no_bpf_left "$before"
+}
+
+@test "strace: command mode exits with the command's status or 128+signal" {
+	run "$BIN/strace-lite" -c -o /dev/null "$SL" -n 1 -r 0 -w 0 -F 0 -x 42
+	[ "$status" = 42 ]
+	run "$BIN/strace-lite" -o "$BATS_TEST_TMPDIR/k.txt" sh -c 'kill -TERM $$'
+	[ "$status" = 143 ]
+	grep -q '^+++ killed by SIGTERM +++$' "$BATS_TEST_TMPDIR/k.txt"
+	# the child's stdout is its own; the trace went to -o
+	run "$BIN/strace-lite" -o /dev/null echo hello-from-child
+	[ "$status" = 0 ]
+	[ "$(echo "$output" | grep -c hello-from-child)" = 1 ]
+	expect_fail 1 "failed to run '/nonexistent/cmd': No such file or directory" "$BIN/strace-lite" /nonexistent/cmd
+}
+
+@test "strace: ia32 calls are named as such" {
+	local out=$BATS_TEST_TMPDIR/t.txt
+	run "$BIN/strace-lite" -e trace=ia32:getpid,getppid -o "$out" "$SL" -n 2 -r 0 -w 0 -F 0 -i 3
+	[ "$status" = 0 ]
+	cat "$out"
+	[ "$(grep -c '^ia32:getpid() \+= [0-9]\+$' "$out")" = 3 ]
+	[ "$(grep -c '^getppid() \+= ' "$out")" = 2 ]
+	OUT=$BATS_TEST_TMPDIR/c.json
+	summary_run "$SL" -n 2 -r 0 -w 0 -F 0 -i 3
+	[ "$(count ia32:getpid)" = 3 ]
+}
+
+@test "strace: a storm in trace mode: every call reported or counted as lost" {
+	local out=$BATS_TEST_TMPDIR/t.json n lost
+	run "$BIN/strace-lite" -j -e trace=getppid -o "$out" "$SL" -n 300000 -r 0 -w 0 -F 0
+	[ "$status" = 0 ]
+	n=$(jq -s '[.[] | select(.syscall=="getppid")] | length' "$out")
+	lost=$(echo "$output" | sed -n 's/.*warning: \([0-9]*\) events lost.*/\1/p' | head -1)
+	echo "records $n lost ${lost:-0}"
+	[ "$n" -le 300000 ]
+	[ $((n + ${lost:-0})) -ge 300000 ]
+	if [ -n "$lost" ]; then
+		jq -se '[.[] | select(.type=="loss")] | length == 1' "$out"
+		echo "$output" | grep -Eq "warning: pid [0-9]+: [0-9]+ events lost"
+	fi
+}
+
+@test "strace: bad input gets a clear message and exit 2" {
+	expect_fail 2 "invalid system call 'getppidd'" "$BIN/strace-lite" -e trace=getppidd true
+	expect_fail 2 "did you mean: getppid" "$BIN/strace-lite" -e trace=getppidd true
+	expect_fail 2 "invalid system call class '%bogus'" "$BIN/strace-lite" -e trace=%bogus true
+	expect_fail 2 "must have a command to run or -p PID" "$BIN/strace-lite" -c
+	expect_fail 2 "invalid STRSIZE: 1000" "$BIN/strace-lite" -s 1000 true
+	expect_fail 2 "invalid sort key 'bogus'" "$BIN/strace-lite" -c -S bogus true
+	expect_fail 2 "PID 999999999: no such process" "$BIN/strace-lite" -p 999999999
+	expect_fail 2 "invalid PID: 'x' is not a number" "$BIN/strace-lite" -p 1,x
+	expect_fail 2 "-L needs -c or -C" "$BIN/strace-lite" -L true
+	expect_fail 2 "invalid -e status" "$BIN/strace-lite" -e status=maybe true
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/strace-lite" --bogus true
+	expect_fail 2 "cannot be combined" "$BIN/strace-lite" -p 1 true
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generated syscall table against the kernel headers' __NR_ macros
+ * compiled in, the decoder table against the syscall table, and the
+ * strace-style printers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <asm/unistd_64.h>
+#include "unit.h"
+#include "syscalls.h"
+#include "sysdecode.h"
+#include "syscall_table.h"
+
+static void test_table_matches_headers(void **state)
+{
+	int n = 0;
+
+	(void)state;
+	/* every name of the generated list has the header's number */
+#define X(name) do {							\
+		assert_int_equal(syscall__nr(#name, false), __NR_##name);	\
+		assert_string_equal(syscall__name(__NR_##name, false), #name);	\
+		n++;							\
+	} while (0);
+	SYSCALLS_X86_64_EACH(X)
+#undef X
+	assert_int_equal(n, SYSCALLS_X86_64_COUNT);
+	assert_true(n > 300);
+	assert_int_equal(syscall__nr("read", false), 0);
+	assert_int_equal(syscall__nr("getppid", false), 110);
+	assert_int_equal(syscall__nr("openat", false), 257);
+	assert_int_equal(syscall__nr("exit_group", false), 231);
+	assert_int_equal(syscall__nr("no_such_call", false), -1);
+	assert_null(syscall__name(-1, false));
+	assert_null(syscall__name(100000, false));
+}
+
+static void test_ia32(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	/* arch/x86/entry/syscalls/syscall_32.tbl */
+	assert_int_equal(syscall__nr("getpid", true), 20);
+	assert_int_equal(syscall__nr("execve", true), 11);
+	assert_int_equal(syscall__nr("open", true), 5);
+	assert_string_equal(syscall__format(buf, sizeof(buf), 20, true), "ia32:getpid");
+	assert_string_equal(syscall__format(buf, sizeof(buf), 39, false), "getpid");
+	assert_string_equal(syscall__format(buf, sizeof(buf), 500, false), "syscall_0x1f4");
+}
+
+static void test_decoder_rows_are_syscalls(void **state)
+{
+	size_t n;
+	const struct sysdecode_info *t = sysdecode__table(&n);
+
+	(void)state;
+	assert_true(n > 200);
+	for (size_t i = 0; i < n; i++) {
+		if (syscall__nr(t[i].name, false) < 0)
+			fail_msg("decoder row '%s' is not an x86_64 syscall", t[i].name);
+		assert_true(strlen(t[i].args) <= 6);
+		assert_non_null(strchr("dfxn", t[i].ret));
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(t[i].name, t[j].name))
+				fail_msg("decoder row '%s' twice", t[i].name);
+	}
+	assert_true(sysdecode__find("openat")->classes & SC_FILE);
+	assert_true(sysdecode__find("openat")->classes & SC_DESC);
+	assert_true(sysdecode__find("mmap")->classes & SC_MEMORY);
+	assert_true(sysdecode__find("socket")->classes & SC_NET);
+	assert_true(sysdecode__find("kill")->classes & SC_SIGNAL);
+	assert_true(sysdecode__find("clone")->classes & SC_PROCESS);
+	assert_true(sysdecode__find("semop")->classes & SC_IPC);
+	assert_false(sysdecode__find("read")->classes & SC_FILE);
+	assert_int_equal(sysdecode__class("%file"), SC_FILE);
+	assert_int_equal(sysdecode__class("%network"), SC_NET);
+	assert_int_equal(sysdecode__class("%bogus"), 0);
+}
+
+static void test_capture_mask(void **state)
+{
+	unsigned int m;
+
+	(void)state;
+	m = sysdecode__capture_mask(sysdecode__find("openat"));
+	assert_int_equal(m, SYSDECODE_CAP_STR(1));
+	m = sysdecode__capture_mask(sysdecode__find("renameat"));
+	assert_int_equal(m, SYSDECODE_CAP_STR(1) | SYSDECODE_CAP_STR(3));
+	m = sysdecode__capture_mask(sysdecode__find("write"));
+	assert_int_equal(SYSDECODE_CAP_IN(m), 2);
+	m = sysdecode__capture_mask(sysdecode__find("read"));
+	assert_int_equal(SYSDECODE_CAP_OUT(m), 2);
+	m = sysdecode__capture_mask(sysdecode__find("execve"));
+	assert_int_equal(SYSDECODE_CAP_ARGV(m), 2);
+	assert_int_equal(m & 0xff, SYSDECODE_CAP_STR(0));
+}
+
+#define FLAGS(kind, v, want) do {					\
+		struct sbuf b = { 0 };					\
+		sysdecode__flags(&b, kind, v);				\
+		assert_string_equal(b.p, want);				\
+		sbuf__free(&b);						\
+	} while (0)
+
+static void test_flags(void **state)
+{
+	(void)state;
+	FLAGS('o', O_RDONLY, "O_RDONLY");
+	FLAGS('o', O_WRONLY | O_CREAT | O_TRUNC, "O_WRONLY|O_CREAT|O_TRUNC");
+	FLAGS('o', O_RDONLY | O_CLOEXEC, "O_RDONLY|O_CLOEXEC");
+	FLAGS('o', O_RDWR | O_DIRECTORY | 0x40000000, "O_RDWR|O_DIRECTORY|0x40000000");
+	FLAGS('P', 0, "PROT_NONE");
+	FLAGS('P', 3, "PROT_READ|PROT_WRITE");
+	FLAGS('M', 0x22, "MAP_PRIVATE|MAP_ANONYMOUS");
+	FLAGS('M', 0x812, "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE");
+	FLAGS('c', 0x1200000 | 17, "CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD");
+	FLAGS('A', 0x1000, "AT_EMPTY_PATH");
+	FLAGS('A', 0, "0");
+	FLAGS('a', 0, "F_OK");
+	FLAGS('a', 6, "R_OK|W_OK");
+	FLAGS('g', 9, "SIGKILL");
+	FLAGS('k', 2, "AF_INET");
+	FLAGS('t', 1 | 02000000, "SOCK_STREAM|SOCK_CLOEXEC");
+	FLAGS('f', 1030, "F_DUPFD_CLOEXEC");
+	FLAGS('W', 1, "WNOHANG");
+	FLAGS('m', 0644, "0644");
+	FLAGS('e', 2, "SEEK_END");
+}
+
+static void test_quote_and_args(void **state)
+{
+	struct sbuf b = { 0 };
+	struct sysdecode_opts o = { .strsize = 4 };
+	struct sysdecode_cap cap = { .data = "hello", .len = 5, .valid = true };
+
+	(void)state;
+	sysdecode__quote(&b, "a\"b\\\n\t\0" "1\377", 9, 100, false);
+	assert_string_equal(b.p, "\"a\\\"b\\\\\\n\\t\\0001\\377\"");
+	sbuf__reset(&b);
+	sysdecode__quote(&b, "hello", 5, 3, false);
+	assert_string_equal(b.p, "\"hel\"...");
+	sbuf__reset(&b);
+	/* a path is never cut by -s */
+	sysdecode__arg(&b, &o, 'p', 0x1000, &cap, 0);
+	assert_string_equal(b.p, "\"hello\"");
+	sbuf__reset(&b);
+	sysdecode__arg(&b, &o, 's', 0x1000, &cap, 0);
+	assert_string_equal(b.p, "\"hell\"...");
+	sbuf__reset(&b);
+	sysdecode__arg(&b, &o, 'D', (unsigned long long)AT_FDCWD, NULL, 0);
+	assert_string_equal(b.p, "AT_FDCWD");
+	sbuf__reset(&b);
+	sysdecode__arg(&b, &o, 'x', 0, NULL, 0);
+	assert_string_equal(b.p, "NULL");
+	sbuf__reset(&b);
+	sysdecode__ret(&b, &o, 'd', -ENOENT);
+	assert_string_equal(b.p, " = -1 ENOENT (No such file or directory)");
+	sbuf__reset(&b);
+	sysdecode__ret(&b, &o, 'n', 0);
+	assert_string_equal(b.p, " = ?");
+	sbuf__reset(&b);
+	sysdecode__ret(&b, &o, 'x', 0x7f0000001000);
+	assert_string_equal(b.p, " = 0x7f0000001000");
+	sbuf__reset(&b);
+	sysdecode__ret(&b, &o, 'd', -512);
+	assert_string_equal(b.p, " = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+	sbuf__free(&b);
+}
+
+static void test_suggest(void **state)
+{
+	const char *out[4];
+	int n;
+
+	(void)state;
+	n = syscall__suggest("getppidd", out, 4);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "getppid");
+	n = syscall__suggest("opne", out, 4);
+	assert_true(n >= 1);
+	n = syscall__suggest("zzzzzzzzzzzzzzzz", out, 4);
+	assert_int_equal(n, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_matches_headers),
+		cmocka_unit_test(test_ia32),
+		cmocka_unit_test(test_decoder_rows_are_syscalls),
+		cmocka_unit_test(test_capture_mask),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_quote_and_args),
+		cmocka_unit_test(test_suggest),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
