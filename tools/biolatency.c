@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 #include "tool.h"
 #include "hist.h"
@@ -48,21 +50,33 @@ static const struct argp_option options[] = {
 	{ "queued", 'Q', NULL, 0, "Include OS queued time in I/O time", 0 },
 	{ "disks", 'D', NULL, 0, "Print a histogram per disk device", 0 },
 	{ "flags", 'F', NULL, 0, "Print a histogram per set of I/O flags", 0 },
-	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (name as in /sys/block)", 0 },
+	{ "disk", OPT_DISK, "DISK", 0, "Trace this disk only (a name in /sys/block, or its /dev path)", 0 },
 	{ 0 },
 };
 
-/* The dev_t (kernel form) of a whole disk named name or /dev/name; 0 if none. */
+/*
+ * The dev_t (kernel form) of the disk named name (as in /sys/block), or of
+ * the block device node at path name (/dev/sdc, /dev/disk/by-id/...); 0 if
+ * none. *partition tells whether it is a partition.
+ */
 static __u32 disk_dev(const char *name, bool *partition)
 {
 	unsigned int maj, min;
 	char path[PATH_MAX];
+	struct stat st;
 	FILE *f;
 	int n;
 
-	if (!strncmp(name, "/dev/", 5))
-		name += 5;
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+	if (strchr(name, '/')) {
+		if (stat(name, &st) || !S_ISBLK(st.st_mode))
+			return 0;
+		maj = major(st.st_rdev);
+		min = minor(st.st_rdev);
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", maj, min);
+		*partition = !access(path, F_OK);
+		return maj << BIO_MINORBITS | min;
+	}
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
 		return 0;
 	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
 	*partition = !access(path, F_OK);
@@ -95,7 +109,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cfg.dev = disk_dev(arg, &partition);
 		if (!cfg.dev) {
 			msg__err("unknown disk '%s'", arg);
-			msg__hint("give a name listed in /sys/block (lsblk -d lists them)");
+			msg__hint("give a name listed in /sys/block (lsblk -d lists them) or a block device path");
 			exit(EXIT_USAGE);
 		}
 		if (partition)

@@ -111,7 +111,9 @@ all_count() {
 }
 
 @test "biolatency: -F splits by operation and flags, in bcc's names" {
-	io_run -F -d "$DISK"
+	# -d also takes a path to the device node, through symlinks
+	ln -s "$LOOP" "$BATS_TEST_TMPDIR/thedisk"
+	io_run -F -d "$BATS_TEST_TMPDIR/thedisk"
 	cat "$TOOL_OUT"
 	local w r
 	w=$(jq -s '[.[] | .histograms[]? | select(.flags | test("(^|-)Write$")) | .count] | add // 0' "$TOOL_OUT")
@@ -230,6 +232,7 @@ assert_no_prog_left() {
 @test "biolatency: bad input gets a clear message and exit 2" {
 	expect_fail 2 "unknown disk 'nosuchdisk'" "$BIN/biolatency-lite" -d nosuchdisk
 	expect_fail 2 "unknown disk '/dev/../etc'" "$BIN/biolatency-lite" -d /dev/../etc
+	expect_fail 2 "unknown disk '/etc/passwd'" "$BIN/biolatency-lite" -d /etc/passwd
 	expect_fail 2 "mutually exclusive" "$BIN/biolatency-lite" -D -F
 	expect_fail 2 "invalid interval: 'abc' is not a number" "$BIN/biolatency-lite" abc
 	expect_fail 2 "invalid interval: 0" "$BIN/biolatency-lite" 0
