@@ -7,7 +7,7 @@
 
 /* Tasks in D at one time (the "stuck now" state), and aggregation keys. */
 #define DSTATE_MAX_TASKS	10240
-#define DSTATE_MAX_AGG		10240
+#define DSTATE_MAX_AGG		4096
 /* Stack storage: distinct stacks (--stack-storage-size), frames per stack. */
 #define DSTATE_STACKS		8192
 #define DSTATE_STACK_DEPTH	64

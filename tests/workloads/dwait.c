@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include "wl.h"
 
-#define MAX_N 64
+#define MAX_N 100000
 
 static int n = 5, delay_ms = 200, linger_ms;
 static unsigned long long lens[MAX_N];
