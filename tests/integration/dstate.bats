@@ -349,6 +349,38 @@ check_mutex() {
 	done
 }
 
+@test "dstate: -c CGROUP counts only tasks in that cgroup, -t only that thread" {
+	local cg=/sys/fs/cgroup/unified
+	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
+	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local dir=$cg/bpflite-dstate-$$ gi go in out
+	mkdir "$dir"
+	gi=$(make_go)
+	go=$(make_go)
+	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
+	in=$!
+	echo "$in" >"$dir/cgroup.procs"
+	"$WL/dwait" -V -n "$N" -d 100 -g "$go" >/dev/null &
+	out=$!
+	start_tool dstate-lite -j -m 0 -c "$dir"
+	go "$gi" & go "$go"
+	wait "$in" "$out"
+	stop_tool INT
+	rmdir "$dir"
+	[ "$(count_episodes "$in")" = "$N" ]
+	[ "$(count_episodes "$out")" = 0 ]
+
+	gi=$(make_go)
+	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
+	WP=$!
+	start_tool dstate-lite -j -m 0 -t "$WP"
+	go "$gi"
+	wait "$WP"
+	stop_tool INT
+	[ "$(count_episodes "$WP")" = "$N" ]
+	[ "$(jq -c 'select(.type=="episode")' "$TOOL_OUT" | grep -c .)" = "$N" ]
+}
+
 @test "dstate: interval and count end the run by themselves" {
 	run timeout 10 "$BIN/dstate-lite" -j 1 2
 	[ "$status" = 0 ]
