@@ -106,6 +106,38 @@ static __always_inline bool is_exec(__u32 slot)
 	       slot == cfg_exec_slots[2] || slot == cfg_exec_slots[3];
 }
 
+static __always_inline bool is_noreturn(__u32 slot)
+{
+	return slot == cfg_noreturn_slots[0] || slot == cfg_noreturn_slots[1] ||
+	       slot == cfg_noreturn_slots[2] || slot == cfg_noreturn_slots[3];
+}
+
+/* The six arguments of the current call from its saved registers. */
+static __always_inline int read_args(struct pt_regs *regs, bool ia32, __u64 *args)
+{
+	struct pt_regs r;
+
+	if (bpf_probe_read_kernel(&r, sizeof(r), regs))
+		return -1;
+	if (ia32) {
+		args[0] = (__u32)r.bx;
+		args[1] = (__u32)r.cx;
+		args[2] = (__u32)r.dx;
+		args[3] = (__u32)r.si;
+		args[4] = (__u32)r.di;
+		args[5] = (__u32)r.bp;
+	} else {
+		/* x86_64 syscall ABI: the fourth argument is in r10, not rcx */
+		args[0] = r.di;
+		args[1] = r.si;
+		args[2] = r.dx;
+		args[3] = r.r10;
+		args[4] = r.r8;
+		args[5] = r.r9;
+	}
+	return 0;
+}
+
 static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
@@ -158,7 +190,6 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	__u32 tid = (__u32)id_tgid, slot, cap, in;
 	struct strace_task *t;
 	struct strace_enter *e;
-	struct pt_regs r;
 	bool ia32, big;
 	int k = 0;
 
@@ -181,21 +212,28 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	t->outbuf = 0;
 	t->flags &= ~TASK_RETRY_STR;
 	t->enter_ns = bpf_ktime_get_ns();
-	if (cfg_summary && cfg_status != STATUS_FAILED &&
-	    (slot == cfg_noreturn_slots[0] || slot == cfg_noreturn_slots[1] ||
-	     slot == cfg_noreturn_slots[2] || slot == cfg_noreturn_slots[3])) {
+	if (cfg_summary && cfg_status != STATUS_FAILED && is_noreturn(slot)) {
 		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
 
 		if (s)
 			s->calls++;
 	}
+	t->flags &= ~TASK_WHOLE;
 	if (!cfg_trace)
 		return 0;
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	big = cap & 0x70fff;	/* strings, an input buffer or argv to copy */
-
-	if (bpf_probe_read_kernel(&r, sizeof(r), regs))
+	if (!big && !is_noreturn(slot)) {
+		/* nothing to copy now: one event at exit does it all */
+		t->flags |= TASK_WHOLE;
+		in = STRACE_CAP_OUT(cap);
+		if (in && in <= 6)
+			t->retry_arg = in;	/* fetched from the registers at exit */
+		else
+			t->retry_arg = 0;
 		return 0;
+	}
+
 	if (big)
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	else
@@ -209,21 +247,9 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	e->h.tgid = id_tgid >> 32;
 	e->h.tid = tid;
 	e->h.ts = t->enter_ns;
-	if (ia32) {
-		e->args[0] = (__u32)r.bx;
-		e->args[1] = (__u32)r.cx;
-		e->args[2] = (__u32)r.dx;
-		e->args[3] = (__u32)r.si;
-		e->args[4] = (__u32)r.di;
-		e->args[5] = (__u32)r.bp;
-	} else {
-		/* x86_64 syscall ABI: the fourth argument is in r10, not rcx */
-		e->args[0] = r.di;
-		e->args[1] = r.si;
-		e->args[2] = r.dx;
-		e->args[3] = r.r10;
-		e->args[4] = r.r8;
-		e->args[5] = r.r9;
+	if (read_args(regs, ia32, e->args)) {
+		bpf_ringbuf_discard(e, 0);
+		return 0;
 	}
 	e->cap_len[0] = e->cap_len[1] = 0;
 	e->cap_arg[0] = e->cap_arg[1] = 0xff;
@@ -267,7 +293,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	__u32 tid = (__u32)id_tgid, slot;
 	struct strace_task *t;
 	struct strace_exit *e;
-	bool failed, big, retry;
+	bool failed, big, retry, whole;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
 	if (!t)
@@ -301,8 +327,17 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	if (!cfg_trace)
 		return 0;
 
+	whole = t->flags & TASK_WHOLE;
 	outbuf = t->outbuf;
 	retry = t->flags & TASK_RETRY_STR;
+	if (whole && t->retry_arg && ret > 0) {
+		/* an output buffer: its address from the saved registers */
+		__u64 args[8];
+		__u32 ai = t->retry_arg - 1;
+
+		if (ai < 6 && !read_args(regs, slot >= STRACE_IA32, args))
+			outbuf = args[ai & 7];
+	}
 	big = outbuf && (ret > 0 || retry);
 	if (big)
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -312,11 +347,16 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 		lose(id_tgid >> 32);
 		return 0;
 	}
-	e->h.type = EV_EXIT;
+	e->h.type = whole ? EV_CALL : EV_EXIT;
 	e->h.slot = slot;
 	e->h.tgid = id_tgid >> 32;
 	e->h.tid = tid;
 	e->h.ts = now;
+	e->enter_ts = t->enter_ns;
+	if (whole && read_args(regs, slot >= STRACE_IA32, e->args)) {
+		bpf_ringbuf_discard(e, 0);
+		return 0;
+	}
 	e->ret = ret;
 	e->cap_len = 0;
 	e->cap_arg = 0xff;

@@ -38,6 +38,7 @@
 enum strace_task_flags {
 	TASK_WAIT_EXEC	= 1 << 0,	/* command mode: show nothing before execve */
 	TASK_RETRY_STR	= 1 << 1,	/* outbuf: a string to copy again at exit */
+	TASK_WHOLE	= 1 << 2,	/* no entry event: send EV_CALL at exit */
 };
 
 struct strace_task {
@@ -59,6 +60,7 @@ enum strace_event_type {
 	EV_ENTER = 1,
 	EV_EXIT,
 	EV_PROC_EXIT,		/* a traced process ended */
+	EV_CALL,		/* entry and exit in one (struct strace_exit) */
 };
 
 struct strace_hdr {
@@ -79,8 +81,16 @@ struct strace_enter {
 };
 #define STRACE_ENTER_SMALL	(sizeof(struct strace_enter) - STRACE_CAPS * STRACE_STR_MAX)
 
+/*
+ * EV_EXIT ends a call whose EV_ENTER came before. EV_CALL is a whole call
+ * in one event, sent at exit for calls with nothing to copy at entry
+ * (getppid, read, close...): their arguments are still in the saved
+ * registers then, and one event instead of two halves the traffic.
+ */
 struct strace_exit {
 	struct strace_hdr h;
+	__u64 enter_ts;			/* EV_CALL */
+	__u64 args[6];			/* EV_CALL */
 	__s64 ret;
 	__s32 cap_len;			/* output buffer bytes; < 0: failed; 0 none */
 	__u8 cap_arg;			/* argument index of cap; 0xff: none */

@@ -722,6 +722,30 @@ static void on_exit_event(const struct strace_exit *x)
 	fprintf(out, "%s\n", line.p);
 }
 
+/* A whole call in one event (nothing was copied at its entry). */
+static void on_call(const struct strace_exit *x)
+{
+	struct pending **pp = pending_find(x->h.tid), *p = *pp;
+	struct strace_enter e;
+
+	if (p) {	/* an earlier call never returned to us */
+		if (cfg.status == STATUS_ALL)
+			print_call(&p->e, NULL, true);
+		*pp = p->next;
+		pending_release(p);
+	}
+	memset(&e, 0, STRACE_ENTER_SMALL);
+	e.h = x->h;
+	e.h.type = EV_ENTER;
+	e.h.ts = x->enter_ts;
+	memcpy(e.args, x->args, sizeof(e.args));
+	e.cap_arg[0] = e.cap_arg[1] = 0xff;
+	fd_track(&e, x, true);
+	if (status_wanted(x->ret))
+		print_call(&e, x, false);
+	fd_track(&e, x, false);
+}
+
 static void on_proc_exit(const struct strace_proc_exit *x)
 {
 	struct pending **pp = pending_find(x->h.tid), *p = *pp;
@@ -779,6 +803,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	case EV_EXIT:
 		if (size >= STRACE_EXIT_SMALL && h->slot < STRACE_SLOTS)
 			on_exit_event(data);
+		break;
+	case EV_CALL:
+		if (size >= STRACE_EXIT_SMALL && h->slot < STRACE_SLOTS)
+			on_call(data);
 		break;
 	case EV_PROC_EXIT:
 		if (size >= sizeof(struct strace_proc_exit))

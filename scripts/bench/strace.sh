@@ -11,7 +11,7 @@ N=${BENCH_CALLS:-300000}	# calls per loop (ptrace tracers: N/10)
 ROUNDS=${BENCH_ROUNDS:-3}
 SL=$WL/sysload
 D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
+trap 'rm -rf "$D"; [ -n "$SP" ] && kill $SP 2>/dev/null' EXIT
 
 # loop N CMD...: run sysload with N calls per loop under CMD; prints
 # "getppid_ns read_ns" from its JSON line.
@@ -63,15 +63,17 @@ median() {	# file column
 	awk -v c="$2" '{print $c}' "$1" | sort -n | awk '{a[NR]=$1} END{if (NR) print a[int((NR+1)/2)]; else print "nan"}'
 }
 
-startup=$(startup_ms 7 "$BIN/strace-lite" -c -p 1)
-rss=$(peak_rss_kb 2 "$BIN/strace-lite" -o /dev/null -p 1)
-"$BIN/strace-lite" -o /dev/null -p 1 >/dev/null 2>&1 &
+sleep 600 &
+SP=$!
+startup=$(startup_ms 7 "$BIN/strace-lite" -c -p $SP)
+rss=$(peak_rss_kb 2 "$BIN/strace-lite" -o /dev/null -p $SP)
+"$BIN/strace-lite" -o /dev/null -p $SP >/dev/null 2>&1 &
 p=$!
 sleep 1
 mem=$(maps_memlock_bytes $p)
 kill -INT $p
 wait $p 2>/dev/null
-"$BIN/strace-lite" -c -o /dev/null -p 1 >/dev/null 2>&1 &
+"$BIN/strace-lite" -c -o /dev/null -p $SP >/dev/null 2>&1 &
 p=$!
 sleep 1
 memc=$(maps_memlock_bytes $p)

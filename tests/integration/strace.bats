@@ -63,9 +63,10 @@ check_exact_counts() {
 	grep -q 'usecs               : count     distribution' "$f"
 }
 
-@test "strace: trace mode prints every call in order with return values, paths and flags" {
+# check_short_trace TOOL_ARGS...: the trace of a short sysload run, line by line.
+check_short_trace() {
 	local out=$BATS_TEST_TMPDIR/t.txt wl ppid z n
-	run "$BIN/strace-lite" -e trace=openat,read,write,getppid,exit_group -o "$out" \
+	run "$BIN/strace-lite" "$@" -e trace=openat,read,write,getppid,exit_group -o "$out" \
 		"$SL" -n 3 -r 3 -w 2 -F 1
 	[ "$status" = 0 ]
 	cat "$out"
@@ -94,6 +95,14 @@ check_exact_counts() {
 	sed -i -E 's/ +=/ =/' "$out"
 	sed -E 's/^write\(1, "\{\\"pid\\":.*"\.\.\., ([0-9]+)\) = \1$/WRITE/' "$out" >"$BATS_TEST_TMPDIR/got"
 	diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}
+
+@test "strace: trace mode prints every call in order with return values, paths and flags" {
+	check_short_trace
+}
+
+@test "strace: the same trace on the forced raw_tp path" {
+	check_short_trace --force-raw-tp
 }
 
 @test "strace: execve with its argv, -s, -T, -tt, -y" {
