@@ -7,7 +7,6 @@
  * right now.
  */
 #include <ctype.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "stacks.h"
 #include "syms.h"
 #include "timefmt.h"
+#include "wchan.h"
 #include "dstate.h"
 #include "dstate.skel.h"
 
@@ -195,84 +195,17 @@ static const char *kname(__u64 addr, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * The scheduler and the sleeping primitives (schedule, mutex_lock,
- * wait_for_completion, down_read, ...) are marked __sched and sit in
- * .sched.text; the kernel's own wchan skips them the same way. The
- * markers come from kallsyms (two lines read once); the names below catch
- * primitives outside that section and kernels without the markers.
- */
-static unsigned long sched_start, sched_end;
-
-static void sched_text_load(void)
-{
-	static bool loaded;
-	char line[256], name[128];
-	unsigned long addr;
-	char type;
-	FILE *f;
-
-	if (loaded)
-		return;
-	loaded = true;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && !(sched_start && sched_end)) {
-		if (line[strlen(line) - 1] != '\n' || !strstr(line, "__sched_text_"))
-			continue;
-		if (sscanf(line, "%lx %c %127s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "__sched_text_start"))
-			sched_start = addr;
-		else if (!strcmp(name, "__sched_text_end"))
-			sched_end = addr;
-	}
-	fclose(f);
-	if (sched_end <= sched_start)
-		sched_start = sched_end = 0;
-}
-
-static const char *const wait_primitives[] = {
-	"__schedule", "schedule", "schedule_*", "io_schedule*", "preempt_schedule*",
-	"*wait_for_completion*", "__wait_for_common*", "wait_for_common*",
-	"do_wait_for_common*", "__mutex_lock*", "mutex_lock*", "rwsem_down_*",
-	"down", "down_*", "__down*", "rt_mutex_*", "__rt_mutex*", "rtlock_*",
-	"bit_wait*", "__wait_on_bit*", "out_of_line_wait_on_bit*", "folio_wait_bit*",
-	"wait_on_page_bit*", "__folio_lock*", "__lock_page*", "usleep_range*",
-	"percpu_rwsem_wait*", "__percpu_down_*", "__refrigerator", "do_nanosleep",
-};
-
-static bool is_wait_primitive(__u64 addr, const char *name)
-{
-	if (sched_start && addr >= sched_start && addr < sched_end)
-		return true;
-	for (size_t i = 0; i < sizeof(wait_primitives) / sizeof(wait_primitives[0]); i++)
-		if (!fnmatch(wait_primitives[i], name, 0))
-			return true;
-	return false;
-}
-
 /* The first kernel frame below the scheduler and the wait primitives. */
 static const char *reason_of(const struct stack *s, char *buf, size_t len)
 {
-	const char *name = NULL;
+	static struct wchan wchan;
+	static bool loaded;
 
-	if (s->missed)
-		return "[missed kernel stack]";
-	sched_text_load();
-	for (int i = 0; i < s->n; i++) {
-		name = kname(s->ips[i], buf, len);
-		if (stacks__is_bpf_frame(name) || is_wait_primitive(s->ips[i], name))
-			continue;
-		if (name != buf)
-			snprintf(buf, len, "%s", name);
-		return buf;
+	if (!loaded) {	/* at the first report, never at start-up */
+		wchan__load(&wchan, NULL);
+		loaded = true;
 	}
-	/* nothing but primitives: the outermost one says the most */
-	if (name && name != buf)
-		snprintf(buf, len, "%s", name);
-	return name ? buf : "[unknown]";
+	return wchan__reason(&wchan, ksyms(), s, buf, len);
 }
 
 /* D, killable D, TASK_IDLE, frozen: the letters ps and the tracepoint use. */
