@@ -63,6 +63,14 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
+/* -U: the processes already announced to user space (see dstate_proc). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);	/* tgid */
+	__type(value, __u8);
+} known_procs SEC(".maps");
+
 static const struct dstate_val zero_val;
 static const __u64 zero_stack[DSTATE_STACK_DEPTH];
 
@@ -100,6 +108,24 @@ static __always_inline __s32 stack_id(void *ctx, __u64 flags)
 	return id;
 }
 
+static __always_inline void announce_proc(__u32 tgid)
+{
+	struct dstate_proc *p;
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&known_procs, &tgid))
+		return;
+	bpf_map_update_elem(&known_procs, &tgid, &one, BPF_ANY);
+	p = bpf_ringbuf_reserve(&events, sizeof(*p), 0);
+	if (!p) {
+		loss_inc(events);
+		return;
+	}
+	p->kind = DSTATE_PROC;
+	p->tgid = tgid;
+	bpf_ringbuf_submit(p, 0);
+}
+
 /* prev leaves the CPU in D: current is still prev here. */
 static __always_inline void wait_begin(void *ctx, struct task_struct *prev, __u32 state)
 {
@@ -114,8 +140,10 @@ static __always_inline void wait_begin(void *ctx, struct task_struct *prev, __u3
 	bpf_get_current_comm(w.comm, sizeof(w.comm));
 	w.kstack_id = stack_id(ctx, 0);
 	w.ustack_id = DSTATE_NO_STACK;
-	if (cfg_user_stack && BPF_CORE_READ(prev, mm))
+	if (cfg_user_stack && BPF_CORE_READ(prev, mm)) {
 		w.ustack_id = stack_id(ctx, BPF_F_USER_STACK);
+		announce_proc(w.tgid);
+	}
 	w.waker_kstack_id = DSTATE_NO_STACK;
 	if (bpf_map_update_elem(&waits, &tid, &w, BPF_ANY))
 		loss_inc(map_full);
@@ -162,6 +190,7 @@ static __always_inline void emit(const struct dstate_wait *w, __u32 tid, __u64 n
 		loss_inc(events);
 		return;
 	}
+	e->kind = DSTATE_EPISODE;
 	e->end_ns = now;
 	e->total_ns = delta;
 	e->blocked_ns = w->wake_ns ? w->wake_ns - w->start_ns : 0;

@@ -60,8 +60,26 @@ struct dstate_val {
 	__u32 slots[HIST_SLOTS];	/* log2 of microseconds (-H) */
 };
 
+/* Ring buffer records start with their kind. */
+enum dstate_kind {
+	DSTATE_EPISODE = 1,	/* struct dstate_event */
+	DSTATE_PROC,		/* struct dstate_proc */
+};
+
+/*
+ * -U: a process seen in D for the first time (or again after the LRU
+ * forgot it): user space captures its mappings while it is alive, so its
+ * user stacks get names after it exits.
+ */
+struct dstate_proc {
+	__u32 kind;
+	__u32 tgid;
+};
+
 /* -m: one ended episode longer than MIN_MS, through the ring buffer. */
 struct dstate_event {
+	__u32 kind;
+	__u32 pad;
 	__u64 end_ns;
 	__u64 total_ns;		/* switch-out to switch-in */
 	__u64 blocked_ns;	/* switch-out to wake-up (0: waker unseen) */

@@ -265,10 +265,13 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct json j;
 
 	(void)ctx;
-	if (size < sizeof(*e))
+	if (size == sizeof(struct dstate_proc) && e->kind == DSTATE_PROC) {
+		/* -U: name its user frames later, even after it exits */
+		usyms__snapshot(printer.usyms, ((const struct dstate_proc *)data)->tgid);
 		return 0;
-	if (cfg.user_stacks)	/* while the process may still be alive */
-		usyms__snapshot(printer.usyms, e->tgid);
+	}
+	if (size < sizeof(*e) || e->kind != DSTATE_EPISODE)
+		return 0;
 	stack_get(e->kstack_id, kips, &ks);
 	stack_get(e->ustack_id, uips, &us);
 	stack_get(e->waker_kstack_id, wips, &ws);
@@ -730,7 +733,7 @@ int main(int argc, char **argv)
 	skel->rodata->cfg_events = cfg.events;
 	skel->rodata->cfg_min_ns = cfg.min_ms * 1000000ULL;
 	bpf_map__set_max_entries(skel->maps.stacks, cfg.stack_storage);
-	if (!cfg.events)	/* the ring buffer stays empty: one page */
+	if (!cfg.events && !cfg.user_stacks)	/* the ring buffer stays empty: one page */
 		bpf_map__set_max_entries(skel->maps.events, getpagesize());
 
 	/* the iterator runs once, by hand, after the tracepoints are attached */

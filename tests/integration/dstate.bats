@@ -148,6 +148,17 @@ check_mutex() {
 	episodes "$WP" | jq -c '.user_stack'
 	# vfork's libc stub has no frame of its own: its caller is skipped, main is not
 	[ "$(episodes "$WP" | jq 'select((.user_stack | index("__vfork")) and (.user_stack | index("main")))' | jq -s length)" = 3 ]
+	# folded, printed at exit: the process is long gone, its frames still have names
+	go=$(make_go)
+	"$WL/dwait" -V -n 3 -d 100 -g "$go" >/dev/null &
+	WP=$!
+	start_tool dstate-lite -f -U -p "$WP"
+	go "$go"
+	wait "$WP"
+	sleep 0.5
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -Eq '^dwait;.*;main;__vfork;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
 }
 
 @test "dstate: an interruptible sleeper shows nothing" {
