@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.." || exit 1
 what=${1:-all}
 filter=${2:-}
 log=$(mktemp)
+# A hung test file must not hang CI: its unfinished tests count as failed.
+file_timeout=${BPFLITE_TEST_FILE_TIMEOUT:-900}
 trap 'rm -f "$log"' EXIT
 
 run_tap() {	# name, command...
@@ -28,9 +30,9 @@ if [ "$what" = all ] || [ "$what" = integration ]; then
 	for t in tests/integration/*.bats; do
 		[ -f "$t" ] || continue
 		if [ -n "$filter" ]; then
-			run_tap "integration $(basename "$t")" bats --tap -f "$filter" "$t"
+			run_tap "integration $(basename "$t")" timeout -k 10 "$file_timeout" bats --tap -f "$filter" "$t"
 		else
-			run_tap "integration $(basename "$t")" bats --tap "$t"
+			run_tap "integration $(basename "$t")" timeout -k 10 "$file_timeout" bats --tap "$t"
 		fi
 	done
 fi
