@@ -19,7 +19,7 @@
  * argument: the state __schedule() acted on. Before it, the tracepoint
  * re-read the task's state, which a waker on another CPU may already have
  * changed; that is what we do too when the argument is absent (user space
- * checks the tracepoint's BTF prototype and sets this).
+ * finds out by trying, and sets this).
  */
 const volatile bool cfg_state_arg = false;
 const volatile bool cfg_include_idle = false;	/* TASK_IDLE and frozen too */

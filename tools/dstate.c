@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include "tool.h"
 #include "hist.h"
 #include "json.h"
@@ -645,26 +644,32 @@ out:
 
 /* ---- main ------------------------------------------------------------------------- */
 
-/* Does the kernel pass prev_state to sched_switch (Linux 5.18, fa2c3254d7cf)? */
+/*
+ * Does the kernel pass prev_state to sched_switch (Linux 5.18,
+ * fa2c3254d7cf)? Found by trying, without parsing BTF: a raw_tp program
+ * reading the 4th argument attaches only where the tracepoint has one
+ * (the kernel refuses a program reading past the tracepoint's arguments).
+ */
 static bool switch_has_prev_state(void)
 {
-	struct btf *btf = env.btf_path ? btf__parse(env.btf_path, NULL) : btf__load_vmlinux_btf();
-	const struct btf_type *t;
-	bool has = false;
-	int id;
+	const struct bpf_insn insns[] = {
+		/* r0 = *(u64 *)(r1 + 24); r0 = 0; exit */
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_0, .src_reg = BPF_REG_1,
+		  .off = 3 * sizeof(__u64) },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd, link;
 
-	if (!btf)
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "bpflite_probe", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), NULL);
+	if (fd < 0)
 		return false;
-	id = btf__find_by_name_kind(btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
-	if (id > 0) {
-		t = btf__type_by_id(btf, btf__resolve_type(btf, id));	/* the pointer */
-		if (t && btf_is_ptr(t))
-			t = btf__type_by_id(btf, t->type);
-		/* (void *, bool preempt, prev, next, unsigned int prev_state) */
-		has = t && btf_is_func_proto(t) && btf_vlen(t) >= 5;
-	}
-	btf__free(btf);
-	return has;
+	link = bpf_raw_tracepoint_open("sched_switch", fd);
+	if (link >= 0)
+		close(link);
+	close(fd);
+	return link >= 0;
 }
 
 struct loop_ctx {
