@@ -44,7 +44,8 @@ struct {
 static __always_inline int handle_enter(const char *const *argv)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = id, zero = 0, off = 0, i, size;
+	__u32 tid = id, zero = 0, i;
+	__u64 off = 0, size;	/* 64-bit: no zero-extension to hide bounds from the verifier */
 	struct task_struct *task;
 	struct exec_enter *e;
 	__u8 one = 1;
@@ -66,7 +67,6 @@ static __always_inline int handle_enter(const char *const *argv)
 	e->uid = uid;
 	e->flags = 0;
 	e->ts = bpf_ktime_get_ns();
-	e->cut[0] = e->cut[1] = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 
 	for (i = 0; i < EXECSNOOP_MAX_ARGS + 1; i++) {
@@ -80,13 +80,15 @@ static __always_inline int handle_enter(const char *const *argv)
 		if (!p)
 			break;
 		if (i >= cfg_max_args || i >= EXECSNOOP_MAX_ARGS ||
-		    off + cfg_arg_len + 1 > EXECSNOOP_ARGS_BUF) {
+		    off + cfg_arg_len + 2 > EXECSNOOP_ARGS_BUF) {
 			e->flags |= ARGS_MORE;
 			break;
 		}
 		/*
-		 * Read one byte more than the limit: a string of exactly
-		 * cfg_arg_len bytes is whole, a longer one is cut.
+		 * Read one byte more than the limit: user space cuts an
+		 * argument longer than cfg_arg_len and marks it. (No branch
+		 * here: each one would multiply the verifier's work by the
+		 * number of arguments.)
 		 */
 		size = cfg_arg_len + 2;
 		if (size > EXECSNOOP_ARG_LEN_MAX + 2)
@@ -96,19 +98,14 @@ static __always_inline int handle_enter(const char *const *argv)
 			e->flags |= ARGS_FAULT;
 			break;
 		}
-		if (n > cfg_arg_len + 1) {
-			e->args[(off + cfg_arg_len) & (EXECSNOOP_ARGS_BUF - 1)] = 0;
-			n = cfg_arg_len + 1;
-			e->cut[(i / 64) & 1] |= 1ULL << (i % 64);
-		}
 		off += n;
 	}
 	e->argc = i;
+	barrier_var(off);	/* check the register used below (clang would drop it) */
+	if (off > EXECSNOOP_ARGS_BUF)
+		off = EXECSNOOP_ARGS_BUF;
 	e->args_len = off;
-
 	size = offsetof(struct exec_enter, args) + off;
-	if (size > sizeof(*e))
-		size = sizeof(*e);
 	if (bpf_ringbuf_output(&events, e, size, 0)) {
 		loss_inc(events);
 		return 0;

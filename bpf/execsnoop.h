@@ -40,9 +40,12 @@ struct exec_enter {
 	__u64 ts;			/* CLOCK_MONOTONIC ns */
 	__u32 argc;			/* arguments in args */
 	__u32 args_len;			/* bytes used in args */
-	__u64 cut[EXECSNOOP_MAX_ARGS / 64];	/* bit i: argument i cut at --max-arg-len */
 	char comm[EXECSNOOP_COMM_LEN];	/* before the exec */
-	/* NUL-separated; the record is sent up to args_len only */
+	/*
+	 * NUL-separated, each read up to --max-arg-len + 1 bytes: a longer
+	 * one is cut (user space shows --max-arg-len of it). The record is
+	 * sent up to args_len only.
+	 */
 	char args[EXECSNOOP_ARGS_BUF + EXECSNOOP_ARG_LEN_MAX + 2];
 };
 

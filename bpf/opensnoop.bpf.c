@@ -178,7 +178,8 @@ done:
 static __always_inline int handle_exit(long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = id, zero = 0, size;
+	__u32 tid = id, zero = 0;
+	__u64 size;	/* 64-bit: no zero-extension to hide bounds from the verifier */
 	struct open_event *e;
 	struct args *a;
 	long n;
@@ -220,6 +221,7 @@ static __always_inline int handle_exit(long ret)
 		resolve_dir(e, (struct task_struct *)bpf_get_current_task(), n);
 
 	size = offsetof(struct open_event, buf) + e->path_len + e->dirs_len;
+	barrier_var(size);	/* clang drops the check below otherwise: the verifier needs it */
 	if (size > sizeof(*e))
 		size = sizeof(*e);
 	if (bpf_ringbuf_output(&events, e, size,

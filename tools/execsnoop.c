@@ -164,17 +164,19 @@ static void put(struct pending *p)
 static __u64 start_ns;		/* CLOCK_MONOTONIC at start */
 static double mono_to_epoch;	/* epoch seconds - monotonic seconds */
 
-static bool is_cut(const struct exec_enter *e, __u32 i)
+/*
+ * The argument at off in e, its length (at most --max-arg-len) and
+ * whether it was cut there; returns the offset of the next one.
+ */
+static __u32 arg_at(const struct exec_enter *e, __u32 off, const char **s, size_t *len, bool *cut)
 {
-	return i < EXECSNOOP_MAX_ARGS && (e->cut[i / 64] >> (i % 64)) & 1;
-}
+	size_t n;
 
-/* Argument i of e, and its length; returns the offset of the next one. */
-static __u32 arg_at(const struct exec_enter *e, __u32 off, const char **s, size_t *len)
-{
 	*s = e->args + off;
-	*len = strnlen(*s, e->args_len - off);
-	return off + *len + 1;
+	n = strnlen(*s, e->args_len - off);
+	*cut = n > (size_t)cfg.max_arg_len;
+	*len = *cut ? (size_t)cfg.max_arg_len : n;
+	return off + n + 1;
 }
 
 static bool needs_quotes(const char *s, size_t len)
@@ -230,8 +232,9 @@ static char *arg_line(const struct pending *p)
 	for (__u32 i = 0, off = 0; i < e->argc && off < e->args_len; i++) {
 		const char *s;
 		size_t len;
+		bool cut;
 
-		off = arg_at(e, off, &s, &len);
+		off = arg_at(e, off, &s, &len, &cut);
 		if (w != line)
 			*w++ = ' ';
 		memcpy(w, s, len);
@@ -245,6 +248,8 @@ static void print_json(const struct pending *p, int ret, const char *comm)
 {
 	const struct exec_enter *e = &p->e;
 	bool unread = e->flags & ARGS_FAULT;
+	__u32 cuts[EXECSNOOP_MAX_ARGS];
+	int ncut = 0;
 	struct json j;
 	char hms[16];
 
@@ -268,17 +273,19 @@ static void print_json(const struct pending *p, int ret, const char *comm)
 		for (__u32 i = 0, off = 0; i < e->argc && off < e->args_len; i++) {
 			const char *s;
 			size_t len;
+			bool cut;
 
-			off = arg_at(e, off, &s, &len);
+			off = arg_at(e, off, &s, &len, &cut);
 			json__strn(&j, NULL, s, len);
+			if (cut && ncut < EXECSNOOP_MAX_ARGS)
+				cuts[ncut++] = i;
 		}
 	}
 	json__arr_end(&j);
 	json__bool(&j, "args_truncated", (e->flags & ARGS_MORE) || unread);
 	json__arr(&j, "args_cut");
-	for (__u32 i = 0; i < e->argc; i++)
-		if (is_cut(e, i))
-			json__uint(&j, NULL, i);
+	for (int i = 0; i < ncut; i++)
+		json__uint(&j, NULL, cuts[i]);
 	json__arr_end(&j);
 	json__bool(&j, "args_unread", unread);
 	if (p->have_exec)
@@ -308,11 +315,12 @@ static void print_text(const struct pending *p, int ret, const char *comm)
 		for (__u32 i = 0, off = 0; i < e->argc && off < e->args_len; i++) {
 			const char *s;
 			size_t len;
+			bool cut;
 
-			off = arg_at(e, off, &s, &len);
+			off = arg_at(e, off, &s, &len, &cut);
 			if (i)
 				fputc(' ', stdout);
-			put_arg(stdout, s, len, is_cut(e, i));
+			put_arg(stdout, s, len, cut);
 		}
 		if (e->flags & ARGS_FAULT)
 			fputs(" [rest of argv unreadable]", stdout);

@@ -1,0 +1,227 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# execsnoop-lite against snoopwl's known list of execs: the tool's -j
+# output must match what the workload did, exec by exec.
+
+load helpers
+load snoop_helpers
+
+setup() {
+	require_root
+	# tracefs may be unmounted on a fresh machine: the tool mounts it
+}
+
+# run_execs TOOL_ARGS...: snoopwl's exec list under execsnoop-lite -j.
+# Leaves WLP (workload PID), WLJ (its JSON file) and TOOL_OUT.
+run_execs() {
+	local go
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$BATS_TEST_TMPDIR/wl.json" &
+	WLP=$!
+	WLJ=$BATS_TEST_TMPDIR/wl.json
+	start_tool execsnoop-lite -j "$@"
+	go "$go"
+	wait "$WLP"
+	sleep 0.3	# the reader polls every 100 ms
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	if [ -s "$TOOL_OUT" ]; then assert_ndjson "$TOOL_OUT"; fi
+}
+
+# What the tool must report for the workload's execs, given max-args,
+# max-arg-len and whether failed execs are in (1/0). Sorted.
+expected() {
+	jq -c --argjson n "$1" --argjson l "$2" --argjson x "$3" '
+		def show: {pid, ppid, ret,
+			args: (.argv[:$n] | map(.[:$l])),
+			args_truncated: ((.argv | length) > $n),
+			args_cut: [.argv[:$n] | to_entries[] | select((.value | length) > $l) | .key],
+			args_unread: false};
+		[.execs[] | select($x == 1 or .ret == 0) |
+		 if .what == "unread" then
+			{pid, ppid, ret, args: ["/bin/echo"], args_truncated: true, args_cut: [], args_unread: true}
+		 elif .execs == 2 then (show, (.argv = .argv[2:] | .ret = 0 | show))
+		 else show end] | sort_by(.pid, .args)' "$WLJ"
+}
+
+# The tool's exec events for the workload and its children. Sorted.
+reported() {
+	jq -sc --argjson w "$WLP" '[.[] | select(.type == "exec" and (.pid == $w or .ppid == $w)) |
+		{pid, ppid, ret, args, args_truncated, args_cut, args_unread}] | sort_by(.pid, .args)' "$TOOL_OUT"
+}
+
+assert_same() {
+	local want=$1 got=$2
+	if [ "$want" != "$got" ]; then
+		echo "expected: $want" >&2
+		echo "reported: $got" >&2
+		diff <(echo "$want" | jq .) <(echo "$got" | jq .) >&2
+		return 1
+	fi
+}
+
+@test "execsnoop: every exec matches the workload: pid, ppid, ret, argv, truncation (tp_btf)" {
+	run_execs -x -v
+	grep -q "attach sched_process_exec: tp_btf" "$TOOL_ERR"
+	assert_same "$(expected 20 256 1)" "$(reported)"
+	# the resolved file name and the new comm come from sched_process_exec
+	jq -se --argjson w "$WLP" '[.[] | select(.type == "exec" and .ppid == $w and .args[0] == "sh")][0] |
+		.filename == "/bin/sh" and .pcomm == "sh"' "$TOOL_OUT"
+	# failed execs have no file name, and RET is -errno
+	jq -se --argjson w "$WLP" '[.[] | select(.type == "exec" and .pid == $w) | .ret] | sort == [-13, -2]' "$TOOL_OUT"
+}
+
+@test "execsnoop: the same through the forced raw_tp path" {
+	run_execs -x -v --force-raw-tp
+	grep -q "attach sched_process_exec: raw_tp (forced)" "$TOOL_ERR"
+	assert_same "$(expected 20 256 1)" "$(reported)"
+}
+
+@test "execsnoop: without -x failed execs are left out" {
+	run_execs
+	assert_same "$(expected 20 256 0)" "$(reported)"
+}
+
+@test "execsnoop: --max-args 40 and --max-arg-len 500 show everything in full" {
+	run_execs -x --max-args 40 --max-arg-len 500
+	assert_same "$(expected 40 500 1)" "$(reported)"
+	run_execs -x --max-args 3 --max-arg-len 8
+	assert_same "$(expected 3 8 1)" "$(reported)"
+}
+
+@test "execsnoop: text output: bcc's columns, quoting, truncation and unread markers" {
+	local go wp
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >/dev/null &
+	wp=$!
+	start_tool execsnoop-lite -x -T -t -U
+	go "$go"
+	wait "$wp"
+	sleep 0.3
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -Eq '^TIME     TIME\(s\) UID   PCOMM            PID     PPID    RET ARGS$' "$TOOL_OUT"
+	grep -Eq "^[0-9:]{8} +[0-9.]+ +0 +echo +[0-9]+ +$wp +0 echo \"hello world\" x$" "$TOOL_OUT"
+	grep -Eq " sh +[0-9]+ +$wp +0 sh -c \"exit 7\"$" "$TOOL_OUT"
+	grep -Eq " snoopwl +$wp +[0-9]+ +-2 /nonexistent/snoopwl-prog a$" "$TOOL_OUT"
+	grep -Eq " -13 .*/not-executable b$" "$TOOL_OUT"
+	grep -Eq " echo a1 a2 .* a19 \.\.\.$" "$TOOL_OUT"
+	grep -Eq " echo L{256}\.\.\. short$" "$TOOL_OUT"
+	grep -Eq " echo +[0-9]+ +$wp +0 /bin/echo \[argv unreadable\]$" "$TOOL_OUT"
+
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >/dev/null &
+	wp=$!
+	start_tool execsnoop-lite -q
+	go "$go"
+	wait "$wp"
+	sleep 0.3
+	stop_tool INT
+	grep -Eq " $wp +0 \"echo\" \"hello world\" \"x\"$" "$TOOL_OUT"
+	grep -Eq " $wp +0 \"/bin/echo\" \"second exec\"$" "$TOOL_OUT"
+}
+
+@test "execsnoop: -n matches the command name, -l the arguments (regex)" {
+	run_execs -x -n '^ech'
+	[ "$(jq -s --argjson w "$WLP" '[.[] | select(.type == "exec" and .ppid == $w)] | length' "$TOOL_OUT")" = 5 ]
+	jq -se '[.[] | select(.type == "exec") | .pcomm | test("^ech")] | all' "$TOOL_OUT"
+
+	run_execs -x -l 'hello wor|second exec'
+	jq -sce --argjson w "$WLP" '[.[] | select(.type == "exec" and .ppid == $w) | .args] ==
+		[["echo", "hello world", "x"], ["snoopwl", "reexec", "/bin/echo", "second exec"],
+		 ["/bin/echo", "second exec"]]' "$TOOL_OUT"
+	# -l matches the arguments, not the command name
+	run_execs -x -l '^snoopwl$'
+	[ "$(jq -s --argjson w "$WLP" '[.[] | select(.type == "exec" and (.pid == $w or .ppid == $w))] | length' "$TOOL_OUT")" = 0 ]
+}
+
+@test "execsnoop: -u UID keeps only that user's execs; -U prints it" {
+	local go wp other
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" uid 65534 >"$BATS_TEST_TMPDIR/uid.json" &
+	wp=$!
+	local go2
+	go2=$(make_go)
+	"$WL/snoopwl" -g "$go2" -d "$BATS_TEST_TMPDIR" execs >/dev/null &
+	other=$!
+	start_tool execsnoop-lite -j -u 65534
+	go "$go"; go "$go2"
+	wait "$wp" "$other"
+	sleep 0.3
+	stop_tool INT
+	local child
+	child=$(jq '.execs[0].pid' "$BATS_TEST_TMPDIR/uid.json")
+	jq -se --argjson c "$child" '[.[] | select(.type == "exec" and .pid == $c)] |
+		length == 1 and .[0].uid == 65534 and .[0].args == ["true", "as-uid"]' "$TOOL_OUT"
+	jq -se '[.[] | select(.type == "exec") | .uid] | all(. == 65534)' "$TOOL_OUT"
+	[ "$(jq -s --argjson w "$other" '[.[] | select(.type == "exec" and .ppid == $w)] | length' "$TOOL_OUT")" = 0 ]
+}
+
+@test "execsnoop: -c CGROUP keeps only execs in that cgroup" {
+	local cg=/sys/fs/cgroup/unified
+	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
+	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local dir=$cg/bpflite-execsnoop-$$ go go2 other
+	mkdir "$dir"
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$BATS_TEST_TMPDIR/wl.json" &
+	WLP=$!
+	WLJ=$BATS_TEST_TMPDIR/wl.json
+	echo "$WLP" >"$dir/cgroup.procs"
+	go2=$(make_go)
+	mkdir "$BATS_TEST_TMPDIR/o"
+	"$WL/snoopwl" -g "$go2" -d "$BATS_TEST_TMPDIR/o" execs >/dev/null &
+	other=$!
+	start_tool execsnoop-lite -j -x -c "$dir"
+	go "$go"; go "$go2"
+	wait "$WLP" "$other"
+	sleep 0.3
+	stop_tool INT
+	rmdir "$dir"
+	assert_same "$(expected 20 256 1)" "$(reported)"
+	[ "$(jq -s --argjson w "$other" '[.[] | select(.type == "exec" and (.pid == $w or .ppid == $w))] | length' "$TOOL_OUT")" = 0 ]
+}
+
+@test "execsnoop: kernel maps take at most 4 MiB by default" {
+	start_tool execsnoop-lite
+	local bytes
+	bytes=$(maps_bytes "$TOOL_PID")
+	[ "$(maps_count "$TOOL_PID")" = 5 ]	# events, scratch, inflight, .rodata, .bss
+	stop_tool INT
+	echo "maps: $bytes bytes"
+	assert_between "map bytes" "$bytes" 1 4194304
+}
+
+@test "execsnoop: SIGINT and SIGTERM exit 0 and leave no BPF behind" {
+	local before
+	before=$(my_progs)
+	for sig in INT TERM; do
+		start_tool execsnoop-lite -j
+		/bin/true
+		sleep 0.3
+		stop_tool "$sig"
+		[ "$TOOL_RC" = 0 ]
+		# never its own activity
+		[ "$(jq -s --argjson p "$TOOL_PID" '[.[] | select(.pid == $p)] | length' "$TOOL_OUT")" = 0 ]
+	done
+	assert_no_progs_left "$before"
+}
+
+@test "execsnoop: bad input gets a clear message and exit 2" {
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/execsnoop-lite" --bogus
+	expect_fail 2 "invalid max-args: 0" "$BIN/execsnoop-lite" --max-args 0
+	expect_fail 2 "invalid max-args: 129" "$BIN/execsnoop-lite" --max-args 129
+	expect_fail 2 "invalid max-args: 'x' is not a number" "$BIN/execsnoop-lite" --max-args x
+	expect_fail 2 "invalid max-arg-len: 2" "$BIN/execsnoop-lite" --max-arg-len 2
+	expect_fail 2 "invalid UID: 'bob' is not a number" "$BIN/execsnoop-lite" -u bob
+	expect_fail 2 "invalid NAME '\(': " "$BIN/execsnoop-lite" -n '('
+	expect_fail 2 "invalid LINE '\[a': " "$BIN/execsnoop-lite" -l '[a'
+	expect_fail 2 "not a cgroup v2 directory" "$BIN/execsnoop-lite" -c /tmp
+	expect_fail 2 "Too many arguments" "$BIN/execsnoop-lite" 5
+}
+
+@test "execsnoop: not root: failure with a privilege hint, exit 1" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	expect_fail 1 "hint: " \
+		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/execsnoop-lite"
+}

@@ -1,0 +1,269 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# opensnoop-lite against snoopwl's known list of opens (open, openat,
+# openat2; created, directory, failing) and a burst of opens whose count
+# the tool must account for exactly: seen + reported lost = issued.
+
+load helpers
+load snoop_helpers
+
+setup() {
+	require_root
+}
+
+# run_opens TOOL_ARGS...: snoopwl's open list under opensnoop-lite -j.
+# Leaves WLP, WLJ and TOOL_OUT.
+run_opens() {
+	local go
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" opens >"$BATS_TEST_TMPDIR/wl.json" &
+	WLP=$!
+	WLJ=$BATS_TEST_TMPDIR/wl.json
+	start_tool opensnoop-lite -j "$@"
+	go "$go"
+	wait "$WLP"
+	sleep 0.3	# the reader polls every 100 ms
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	if [ -s "$TOOL_OUT" ]; then assert_ndjson "$TOOL_OUT"; fi
+}
+
+# The workload's opens as the tool must show them, filtered by a jq condition.
+expected() {
+	jq -c "[.opens[] | select(${1:-true}) | {syscall, path, flags, fd, err}]" "$WLJ"
+}
+
+# The tool's events for the workload, in order, without the loader's opens
+# (the workload is static: it opens only what it was told to).
+reported() {
+	jq -sc --argjson w "$WLP" '[.[] | select(.type == "open" and .pid == $w) | {syscall, path, flags, fd, err}]' "$TOOL_OUT"
+}
+
+assert_same() {
+	if [ "$1" != "$2" ]; then
+		echo "expected: $1" >&2
+		echo "reported: $2" >&2
+		diff <(echo "$1" | jq .) <(echo "$2" | jq .) >&2
+		return 1
+	fi
+}
+
+@test "opensnoop: every open matches the workload: syscall, path, flags, fd or errno" {
+	run_opens -p "$(echo $$)" 2>/dev/null || true	# -p of a live process is accepted
+	run_opens
+	assert_same "$(expected)" "$(reported)"
+	# the names of the flags, and the comm
+	jq -se --argjson w "$WLP" '[.[] | select(.type == "open" and .pid == $w)] |
+		(.[1].flag_names == ["O_WRONLY", "O_CREAT", "O_TRUNC"]) and (.[3].flag_names == ["O_RDONLY", "O_DIRECTORY"])
+		and all(.comm == "snoopwl") and (.[4].err == 2) and (.[5].err == 21)' "$TOOL_OUT"
+}
+
+@test "opensnoop: -p and -t keep only that process or thread" {
+	local go other
+	go=$(make_go)
+	mkdir "$BATS_TEST_TMPDIR/o"
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR/o" opens >/dev/null &
+	other=$!
+	run_opens_p() {
+		local g
+		g=$(make_go)
+		"$WL/snoopwl" -g "$g" -d "$BATS_TEST_TMPDIR" opens >"$BATS_TEST_TMPDIR/wl.json" &
+		WLP=$!
+		WLJ=$BATS_TEST_TMPDIR/wl.json
+		start_tool opensnoop-lite -j "$1" "$WLP"
+		go "$g"; go "$go"
+		wait "$WLP" "$other"
+		sleep 0.3
+		stop_tool INT
+	}
+	run_opens_p -p
+	assert_same "$(expected)" "$(reported)"
+	jq -se --argjson w "$WLP" '[.[] | select(.type == "open") | .pid] | all(. == $w)' "$TOOL_OUT"
+
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR/o" opens >/dev/null &
+	other=$!
+	run_opens_p -t
+	assert_same "$(expected)" "$(reported)"
+	jq -se --argjson w "$WLP" '[.[] | select(.type == "open") | .tid] | all(. == $w)' "$TOOL_OUT"
+}
+
+@test "opensnoop: -x keeps only the failed opens (ENOENT, EISDIR)" {
+	run_opens -x
+	assert_same "$(expected '.err != 0')" "$(reported)"
+	[ "$(reported | jq length)" = 2 ]
+	jq -se '[.[] | select(.type == "open") | .fd] | all(. == -1)' "$TOOL_OUT"
+}
+
+@test "opensnoop: -f FLAG keeps opens with that flag; access modes by value" {
+	run_opens -f O_CREAT
+	assert_same "$(expected '(.flags % 128) >= 64')" "$(reported)"
+	[ "$(reported | jq length)" = 3 ]
+	run_opens -f O_DIRECTORY
+	assert_same "$(expected '.flags == 65536')" "$(reported)"
+	run_opens -f O_WRONLY -f rdwr
+	assert_same "$(expected '(.flags % 4) == 1 or (.flags % 4) == 2')" "$(reported)"
+	[ "$(reported | jq length)" = 4 ]
+	run_opens -f O_RDONLY
+	assert_same "$(expected '(.flags % 4) == 0')" "$(reported)"
+	[ "$(reported | jq length)" = 3 ]
+}
+
+@test "opensnoop: -n NAME skips other processes and never ends the tool" {
+	run_opens -n nomatch
+	[ "$(reported | jq length)" = 0 ]
+	run_opens -n oopw
+	assert_same "$(expected)" "$(reported)"
+	jq -se '[.[] | select(.type == "open") | .comm] | all(test("oopw"))' "$TOOL_OUT"
+}
+
+@test "opensnoop: -u UID keeps only that user's opens" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	local go wp
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" opens >/dev/null &
+	wp=$!
+	start_tool opensnoop-lite -j -u 65534
+	go "$go"
+	setpriv --reuid 65534 --regid 65534 --clear-groups cat /etc/hostname >/dev/null
+	wait "$wp"
+	sleep 0.3
+	stop_tool INT
+	jq -se '[.[] | select(.type == "open" and .comm == "cat" and .path == "/etc/hostname" and .uid == 65534)] | length == 1' "$TOOL_OUT"
+	jq -se '[.[] | select(.type == "open") | .uid] | all(. == 65534)' "$TOOL_OUT"
+	[ "$(jq -s --argjson w "$wp" '[.[] | select(.pid == $w)] | length' "$TOOL_OUT")" = 0 ]
+}
+
+@test "opensnoop: -F resolves relative paths against the cwd or the dirfd, marks a cut one" {
+	run_opens -F
+	jq -sce --slurpfile wl "$WLJ" --argjson w "$WLP" '
+		[.[] | select(.type == "open" and .pid == $w)] as $r |
+		($wl[0].opens | map(.full)[:6]) == ($r | map(.path)[:6]) and
+		($r[:6] | all(.path_cut == false))' "$TOOL_OUT"
+	# 40 directories deep: the last 32 names, marked as cut
+	local deep want
+	deep=$(jq -sr --argjson w "$WLP" '[.[] | select(.type == "open" and .pid == $w)][6] | "\(.path) \(.path_cut)"' "$TOOL_OUT")
+	want=$(seq 8 39 | sed 's/^/d/' | paste -sd/)
+	echo "deep: $deep"
+	[ "$deep" = ".../$want/deep.txt true" ]
+}
+
+@test "opensnoop: text output: bcc's columns with -T -U -e, TID with -t" {
+	local go wp
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" opens >/dev/null &
+	wp=$!
+	start_tool opensnoop-lite -T -U -e -p "$wp"
+	go "$go"
+	wait "$wp"
+	sleep 0.3
+	stop_tool INT
+	cat "$TOOL_OUT"
+	grep -Eq '^TIME\(s\)       UID   PID    COMM               FD ERR FLAGS    PATH$' "$TOOL_OUT"
+	grep -Eq "^[0-9]+\.[0-9]{9} +0 +$wp +snoopwl +[0-9]+ +0 00001101 rel.txt$" "$TOOL_OUT"
+	grep -Eq "^[0-9.]+ +0 +$wp +snoopwl +-1 +2 00000000 missing.txt$" "$TOOL_OUT"
+	grep -Eq " +-1 +21 00000001 .*/sub$" "$TOOL_OUT"
+	start_tool opensnoop-lite -t "$$"
+	stop_tool INT
+	grep -Eq '^TID +COMM +FD ERR PATH$' "$TOOL_OUT"
+}
+
+@test "opensnoop: -d DURATION ends the run by itself with exit 0" {
+	local t0 t1
+	t0=$(date +%s%N)
+	start_tool opensnoop-lite -d 2 -j
+	cat /etc/hostname >/dev/null
+	wait_tool
+	t1=$(date +%s%N)
+	[ "$TOOL_RC" = 0 ]
+	assert_between "seconds" "$(( (t1 - t0) / 1000000 ))" 1500 6000
+	jq -se '[.[] | select(.type == "open" and .path == "/etc/hostname")] | length >= 1' "$TOOL_OUT"
+}
+
+# burst N TOOL_ARGS...: N opens under opensnoop-lite -j -p; leaves BURST (workload JSON).
+burst() {
+	local n=$1 go
+	shift
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" burst "$n" >"$BATS_TEST_TMPDIR/burst.json" &
+	WLP=$!
+	start_tool opensnoop-lite -j -p "$WLP" "$@"
+	go "$go"
+	wait "$WLP"
+	sleep 0.5
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	BURST=$(cat "$BATS_TEST_TMPDIR/burst.json")
+}
+
+seen() { jq -s --argjson w "$WLP" '[.[] | select(.type == "open" and .pid == $w and (.path | endswith("/burst")))] | length' "$TOOL_OUT"; }
+lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOOL_OUT"; }
+
+@test "opensnoop: burst of 100000 opens: seen + reported lost = issued" {
+	burst 100000
+	local issued s l
+	issued=$(echo "$BURST" | jq .issued)
+	s=$(seen)
+	l=$(lost)
+	echo "$BURST; seen $s lost $l"
+	[ "$issued" = 100000 ]
+	[ $((s + l)) = "$issued" ]
+}
+
+@test "opensnoop: a 1-page buffer loses events, counts them exactly, SIGINT prints the loss summary" {
+	burst 100000 -b 1
+	local issued s l
+	issued=$(echo "$BURST" | jq .issued)
+	s=$(seen)
+	l=$(lost)
+	echo "$BURST; seen $s lost $l"
+	[ "$l" -gt 0 ]
+	[ $((s + l)) = "$issued" ]
+	grep -q "warning: $l events lost (ring buffer full)" "$TOOL_ERR"
+	tail -1 "$TOOL_OUT" | jq -e '.type == "loss"'
+}
+
+@test "opensnoop: never reports its own opens; SIGINT and SIGTERM leave no BPF behind" {
+	local before
+	before=$(my_progs)
+	for sig in INT TERM; do
+		start_tool opensnoop-lite -j
+		cat /etc/hostname >/dev/null
+		sleep 0.3
+		stop_tool "$sig"
+		[ "$TOOL_RC" = 0 ]
+		jq -se '[.[] | select(.type == "open" and .path == "/etc/hostname")] | length >= 1' "$TOOL_OUT"
+		[ "$(jq -s --argjson p "$TOOL_PID" '[.[] | select(.pid == $p)] | length' "$TOOL_OUT")" = 0 ]
+	done
+	assert_no_progs_left "$before"
+}
+
+@test "opensnoop: kernel maps take at most 4 MiB by default" {
+	start_tool opensnoop-lite
+	local total
+	total=$(maps_bytes "$TOOL_PID")
+	[ "$(maps_count "$TOOL_PID")" = 5 ]	# events, inflight, scratch, .rodata, .bss
+	stop_tool INT
+	echo "maps: $total bytes"
+	assert_between "map bytes" "$total" 1 4194304
+}
+
+@test "opensnoop: bad input gets a clear message and exit 2" {
+	expect_fail 2 "unrecognized option|invalid option" "$BIN/opensnoop-lite" --bogus
+	expect_fail 2 "invalid duration: 0" "$BIN/opensnoop-lite" -d 0
+	expect_fail 2 "invalid duration: 'x' is not a number" "$BIN/opensnoop-lite" -d x
+	expect_fail 2 "invalid FLAG 'O_BOGUS'" "$BIN/opensnoop-lite" -f O_BOGUS
+	expect_fail 2 "invalid UID: '-1'|invalid UID: -1" "$BIN/opensnoop-lite" -u -1
+	expect_fail 2 "PID 999999999: no such process" "$BIN/opensnoop-lite" -p 999999999
+	expect_fail 2 "TID 999999999: no such process" "$BIN/opensnoop-lite" -t 999999999
+	expect_fail 2 "invalid buffer-pages: 3 \(must be a power of 2\)" "$BIN/opensnoop-lite" -b 3
+	expect_fail 2 "invalid NAME: empty" "$BIN/opensnoop-lite" -n ''
+	expect_fail 2 "not a cgroup v2 directory" "$BIN/opensnoop-lite" -c /tmp
+	expect_fail 2 "Too many arguments" "$BIN/opensnoop-lite" 5
+}
+
+@test "opensnoop: not root: failure with a privilege hint, exit 1" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	expect_fail 1 "hint: " \
+		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/opensnoop-lite"
+}
