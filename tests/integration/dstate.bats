@@ -170,12 +170,23 @@ check_mutex() {
 	grep -Eq '^dwait;.*;main;__vfork;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
 }
 
-@test "dstate: an interruptible sleeper shows nothing" {
-	dwait_run S -m 0
-	echo "episodes of $WP's process:"
-	jq -c --argjson p "$WP" 'select(.type=="episode" and .pid == $p)' "$TOOL_OUT"
-	[ "$(jq -c --argjson p "$WP" 'select(.type=="episode" and .pid == $p and (.kernel_stack | index("hrtimer_nanosleep")))' "$TOOL_OUT" | grep -c .)" = 0 ]
-	[ "$(jq -s --argjson d "$D" '[.[] | select(.type=="episode") | select(.total_ms > $d * 0.5)] | length' "$TOOL_OUT")" = 0 ]
+@test "dstate: an interruptible sleeper shows nothing, a vfork parent traced alongside does" {
+	local gs gv sp vp
+	gs=$(make_go)
+	gv=$(make_go)
+	"$WL/dwait" -S -n "$N" -d "$D" -g "$gs" >/dev/null &
+	sp=$!
+	"$WL/dwait" -V -n "$N" -d 100 -g "$gv" >/dev/null &
+	vp=$!
+	start_tool dstate-lite -j -m 0
+	go "$gs" & go "$gv"
+	wait "$sp" "$vp"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	echo "episodes of the sleeper $sp:"
+	jq -c --argjson p "$sp" 'select(.type=="episode" and .pid == $p)' "$TOOL_OUT"
+	[ "$(jq -c --argjson p "$sp" 'select(.type=="episode" and .pid == $p)' "$TOOL_OUT" | grep -c .)" = 0 ]
+	[ "$(count_episodes "$vp")" = "$N" ]
 }
 
 @test "dstate: stuck now lists a task while it is still blocked past the threshold" {
