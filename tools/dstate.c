@@ -427,11 +427,20 @@ static void print_summary(struct reason *rs, int n, const char *hms)
 	printf("%-28s %6s %10s %9s %9s  %s\n", "REASON", "COUNT", "TOTAL_ms", "AVG_ms",
 	       "MAX_ms", "TOP COMMS");
 	for (i = 0; i < n; i++) {
-		printf("%-28s %6llu %10.3f %9.3f %9.3f ", rs[i].name,
-		       (unsigned long long)rs[i].count, ms(rs[i].total_ns),
-		       ms(rs[i].total_ns) / rs[i].count, ms(rs[i].max_ns));
-		for (c = 0; c < rs[i].ncomms && c < TOP_COMMS; c++)
-			printf(" %s(%llu)", rs[i].comms[c].comm, (unsigned long long)rs[i].comms[c].count);
+		int width = printf("%-28s %6llu %10.3f %9.3f %9.3f ", rs[i].name,
+				   (unsigned long long)rs[i].count, ms(rs[i].total_ns),
+				   ms(rs[i].total_ns) / rs[i].count, ms(rs[i].max_ns));
+
+		/* the top commands, as many as fit in 80 columns (one at least) */
+		for (c = 0; c < rs[i].ncomms && c < TOP_COMMS; c++) {
+			char one[48];
+			int len = snprintf(one, sizeof(one), " %s(%llu)", rs[i].comms[c].comm,
+					   (unsigned long long)rs[i].comms[c].count);
+
+			if (c && width + len > 80)
+				break;
+			width += printf("%s", one);
+		}
 		printf("\n");
 	}
 	if (cfg.hist) {
