@@ -277,6 +277,11 @@ check_mutex() {
 	echo "$line" | grep -Eq '^dwait;entry_SYSCALL[^;]*;.*;__schedule;--;try_to_wake_up;'
 	us=$(echo "$line" | awk '{print $NF}')
 	assert_between "folded total (us)" "$us" $((N * D * 950)) $((N * D * 1050))
+	# flamegraph-lite draws it
+	if [ -x "$BIN/flamegraph-lite" ]; then
+		"$BIN/flamegraph-lite" "$TOOL_OUT" >"$BATS_TEST_TMPDIR/d.svg"
+		grep -q "pipe_write" "$BATS_TEST_TMPDIR/d.svg"
+	fi
 }
 
 @test "dstate: -H histogram per reason, text and JSON" {
