@@ -71,12 +71,15 @@ static const struct argp_option options[] = {
 	{ 0 },
 };
 
+/* glibc defines O_LARGEFILE as 0 on 64-bit hosts; the kernel's flag bit (asm-generic). */
+#define KERNEL_O_LARGEFILE 0100000
+
 static const struct { const char *name; unsigned long long bits; } flag_names[] = {
 	{ "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
 	{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
 	{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND }, { "O_NONBLOCK", O_NONBLOCK },
 	{ "O_DSYNC", O_DSYNC }, { "O_ASYNC", O_ASYNC }, { "O_DIRECT", O_DIRECT },
-	{ "O_LARGEFILE", O_LARGEFILE }, { "O_DIRECTORY", O_DIRECTORY },
+	{ "O_LARGEFILE", KERNEL_O_LARGEFILE }, { "O_DIRECTORY", O_DIRECTORY },
 	{ "O_NOFOLLOW", O_NOFOLLOW }, { "O_NOATIME", O_NOATIME }, { "O_CLOEXEC", O_CLOEXEC },
 	{ "O_SYNC", O_SYNC }, { "O_PATH", O_PATH }, { "O_TMPFILE", O_TMPFILE },
 };

@@ -192,11 +192,13 @@ static long sys_ret(long r)
 	return r < 0 ? -errno : r;
 }
 
-static void do_opens(void)
+static char a[4096], sub[4096], deep[8192], cwd[4096];
+static long sub_dfd;
+
+/* Before go: the files and directories the opens use (their opens are not in the list). */
+static void prep_opens(void)
 {
-	char a[4096], sub[4096], full[16384], deep[8192], cwd[4096];
-	struct open_how how = { .flags = O_RDWR | O_CREAT, .mode = 0600 };
-	long r, dfd;
+	char path[8300];
 
 	snprintf(a, sizeof(a), "%s/a.txt", dir);
 	close(open(a, O_WRONLY | O_CREAT, 0644));
@@ -214,6 +216,16 @@ static void do_opens(void)
 		snprintf(deep + n, sizeof(deep) - n, "/d%d", i);
 		mkdir(deep, 0755);
 	}
+	snprintf(path, sizeof(path), "%s/deep.txt", deep);
+	unlink(path);
+	sub_dfd = open(sub, O_RDONLY | O_DIRECTORY | O_PATH);
+}
+
+static void do_opens(void)
+{
+	char full[16384];
+	struct open_how how = { .flags = O_RDWR | O_CREAT, .mode = 0600 };
+	long r;
 
 	printf("{\"pid\":%d,\"cwd\":", getpid());
 	json_str(cwd);
@@ -225,12 +237,10 @@ static void do_opens(void)
 	r = sys_ret(syscall(SYS_openat, AT_FDCWD, "rel.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644));
 	open_rec("openat", "rel.txt", full, O_WRONLY | O_CREAT | O_TRUNC, r);
 	close(r);
-	dfd = open(sub, O_RDONLY | O_DIRECTORY | O_PATH);
 	snprintf(full, sizeof(full), "%s/sub/two.txt", cwd);
-	r = sys_ret(syscall(SYS_openat2, dfd, "two.txt", &how, sizeof(how)));
+	r = sys_ret(syscall(SYS_openat2, sub_dfd, "two.txt", &how, sizeof(how)));
 	open_rec("openat2", "two.txt", full, O_RDWR | O_CREAT, r);
 	close(r);
-	close(dfd);
 	r = sys_ret(syscall(SYS_openat, AT_FDCWD, sub, O_RDONLY | O_DIRECTORY));
 	open_rec("openat", sub, sub, O_RDONLY | O_DIRECTORY, r);
 	close(r);
@@ -249,14 +259,20 @@ static void do_opens(void)
 	printf("]}\n");
 }
 
+static char burst_path[4096];
+
+static void prep_burst(void)
+{
+	snprintf(burst_path, sizeof(burst_path), "%s/burst", dir);
+	close(open(burst_path, O_WRONLY | O_CREAT, 0644));
+}
+
 static void do_burst(long n)
 {
-	char path[4096];
+	const char *path = burst_path;
 	unsigned long long t0, t1;
 	long ok = 0;
 
-	snprintf(path, sizeof(path), "%s/burst", dir);
-	close(open(path, O_WRONLY | O_CREAT, 0644));
 	t0 = wl_now_ns();
 	for (long i = 0; i < n; i++) {
 		int fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
@@ -289,6 +305,10 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return 2;
+	if (!strcmp(argv[optind], "opens"))
+		prep_opens();
+	else if (!strcmp(argv[optind], "burst"))
+		prep_burst();
 	wl_wait_go(fifo);
 	if (!strcmp(argv[optind], "execs")) {
 		do_execs();
