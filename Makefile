@@ -49,7 +49,7 @@ $(OUT) $(OUT)/bin $(OUT)/common $(OUT)/bpf $(OUT)/tools:
 
 # BPF object -> skeleton header. bpftool gen object links and strips DWARF.
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c | $(OUT)/bpf
-	$(CLANG) $(BPF_CFLAGS) $(INCLUDES) -MMD -MP -c $< -o $@.tmp
+	$(CLANG) $(BPF_CFLAGS) $(INCLUDES) -MMD -MP -MT $@ -c $< -o $@.tmp
 	$(BPFTOOL) gen object $@ $@.tmp
 	@rm -f $@.tmp
 
