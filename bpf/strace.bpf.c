@@ -290,7 +290,7 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
-	__u32 tid = (__u32)id_tgid, slot;
+	__u32 tid = (__u32)id_tgid, slot, ai;
 	struct strace_task *t;
 	struct strace_exit *e;
 	bool failed, big, retry, whole;
@@ -330,15 +330,11 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	whole = t->flags & TASK_WHOLE;
 	outbuf = t->outbuf;
 	retry = t->flags & TASK_RETRY_STR;
-	if (whole && t->retry_arg && ret > 0) {
-		/* an output buffer: its address from the saved registers */
-		__u64 args[8];
-		__u32 ai = t->retry_arg - 1;
-
-		if (ai < 6 && !read_args(regs, slot >= STRACE_IA32, args))
-			outbuf = args[ai & 7];
-	}
-	big = outbuf && (ret > 0 || retry);
+	ai = t->retry_arg - 1;	/* whole: the output buffer argument, if any */
+	if (whole)
+		big = ai < 6 && ret > 0;
+	else
+		big = outbuf && (ret > 0 || retry);
 	if (big)
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	else
@@ -353,9 +349,15 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	e->h.tid = tid;
 	e->h.ts = now;
 	e->enter_ts = t->enter_ns;
-	if (whole && read_args(regs, slot >= STRACE_IA32, e->args)) {
-		bpf_ringbuf_discard(e, 0);
-		return 0;
+	if (whole) {
+		if (read_args(regs, slot >= STRACE_IA32, e->args)) {
+			bpf_ringbuf_discard(e, 0);
+			return 0;
+		}
+		/* an output buffer: its address from the saved registers */
+		if (big)
+			outbuf = e->args[ai & 7];	/* ai < 6 when big */
+		retry = false;
 	}
 	e->ret = ret;
 	e->cap_len = 0;
