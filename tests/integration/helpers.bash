@@ -131,3 +131,34 @@ assert_no_bpf_left() {
 ensure_tracefs() {
 	[ -d /sys/kernel/tracing/events ] || mount -t tracefs tracefs /sys/kernel/tracing
 }
+
+# The BPF programs, links and maps a running process holds, from its
+# fdinfo ("p12 l7 m30 ..."): unlike a machine-wide snapshot, other BPF
+# users on the machine do not disturb it.
+proc_bpf_ids() {
+	local f
+	for f in /proc/"$1"/fdinfo/*; do
+		awk '/^link_id:/{print "l" $2; next} /^prog_id:/{print "p" $2} /^map_id:/{print "m" $2}' "$f" 2>/dev/null
+	done | sort -u | tr '\n' ' '
+}
+
+# After the process exited, none of those objects may remain (the kernel
+# frees them after an RCU grace period: up to 5 s of patience).
+assert_bpf_ids_gone() {
+	local ids=$1 left id
+	[ -n "$ids" ] || { echo "no BPF objects were recorded" >&2; return 1; }
+	for _ in $(seq 50); do
+		left=""
+		for id in $ids; do
+			case $id in
+			p*) bpftool prog show id "${id#p}" >/dev/null 2>&1 && left="$left $id" ;;
+			l*) bpftool link show id "${id#l}" >/dev/null 2>&1 && left="$left $id" ;;
+			m*) bpftool map show id "${id#m}" >/dev/null 2>&1 && left="$left $id" ;;
+			esac
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "BPF objects left behind:$left" >&2
+	return 1
+}

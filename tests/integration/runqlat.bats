@@ -193,16 +193,16 @@ check_hog_against_schedstat() {
 }
 
 @test "runqlat: SIGINT and SIGTERM print the final histogram, exit 0, leave no BPF behind" {
-	local before
-	before=$(bpf_snapshot)
+	local ids
 	for sig in INT TERM; do
 		start_tool runqlat-lite
 		sleep 1
+		ids=$(proc_bpf_ids "$TOOL_PID")
 		stop_tool "$sig"
 		[ "$TOOL_RC" = 0 ]
 		grep -q "usecs               : count     distribution" "$TOOL_OUT"
+		assert_bpf_ids_gone "$ids"
 	done
-	assert_no_bpf_left "$before"
 }
 
 @test "runqlat: bad input gets a clear message and exit 2" {
