@@ -252,3 +252,25 @@ assert_no_prog_left() {
 	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
 		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/biolatency-lite" 1 1
 }
+
+@test "biolatency: a start that never completes is aged out (600 s), and said so under -v" {
+	local id
+	start_tool biolatency-lite -v -d "$DISK" 1
+	# the tool's own map called start, found through its fds
+	id=
+	for m in $(awk '/^map_id:/ {print $2}' /proc/"$TOOL_PID"/fdinfo/* 2>/dev/null); do
+		[ "$(bpftool map show id "$m" -j | jq -r .name)" = start ] && id=$m
+	done
+	[ -n "$id" ]
+	# a request 'issued' at boot, never completed; and one just now
+	bpftool map update id "$id" key hex 11 11 11 11 11 11 11 11 value hex 01 00 00 00 00 00 00 00
+	local now
+	now=$(cut -d. -f1 /proc/uptime)
+	now=$((now * 1000000000))	# about CLOCK_MONOTONIC: far from 600 s old
+	bpftool map update id "$id" key hex 22 22 22 22 22 22 22 22 value hex $(printf '%016x' "$now" | sed 's/../& /g' | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
+	sleep 2.5
+	! bpftool map lookup id "$id" key hex 11 11 11 11 11 11 11 11 2>/dev/null
+	bpftool map lookup id "$id" key hex 22 22 22 22 22 22 22 22
+	stop_tool INT
+	grep -q "1 requests never completed within 600 s (aged out)" "$TOOL_ERR"
+}
