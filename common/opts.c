@@ -216,3 +216,18 @@ void opts__parse(const struct argp *argp, int argc, char **argv, void *input)
 	if (err)
 		exit(EXIT_USAGE);
 }
+
+void opts__parse_tool(const struct argp_option *options, argp_parser_t parser,
+		      const char *args_doc, const char *doc, unsigned int mask,
+		      int argc, char **argv)
+{
+	struct argp argp = {
+		.options = options,
+		.parser = parser,
+		.args_doc = args_doc,
+		.doc = doc,
+		.children = opts__children(mask),
+	};
+
+	opts__parse(&argp, argc, argv, NULL);
+}

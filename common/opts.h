@@ -51,6 +51,14 @@ const struct argp_child *opts__children(unsigned int mask);
 void opts__parse(const struct argp *argp, int argc, char **argv, void *input);
 
 /*
+ * The same in one call: the tool's own options and parser (either may be
+ * NULL) with the shared options of mask.
+ */
+void opts__parse_tool(const struct argp_option *options, argp_parser_t parser,
+		      const char *args_doc, const char *doc, unsigned int mask,
+		      int argc, char **argv);
+
+/*
  * Strict number parsing: the whole string must be a number in [min, max].
  * On failure: a usage error naming what, exit 2.
  */

@@ -12,6 +12,7 @@
 #ifndef BPFLITE_TOOL_H
 #define BPFLITE_TOOL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
@@ -25,6 +26,25 @@
 	(skel)->rodata->cfg_tid = env.tid;				\
 	(skel)->rodata->cfg_cgroup_id = env.cgroup_id;			\
 } while (0)
+
+/*
+ * Open skeleton NAME (e.g. runqlat_bpf) with the --btf option and choose
+ * the attach forms; NULL after printing why. Expands to an expression.
+ */
+#define TOOL_OPEN(name) ({						\
+	LIBBPF_OPTS(bpf_object_open_opts, __oo);			\
+	struct name *__s = NULL;					\
+	if (!tool__open_opts(&__oo)) {					\
+		__s = name##__open_opts(&__oo);				\
+		if (!__s) {						\
+			tool__open_failed(-errno);			\
+		} else if (tool__prepare(__s->obj)) {			\
+			name##__destroy(__s);				\
+			__s = NULL;					\
+		}							\
+	}								\
+	__s;								\
+})
 
 /* Fill open options (--btf); 0, or an error already printed. */
 int tool__open_opts(struct bpf_object_open_opts *o);

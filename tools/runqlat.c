@@ -153,33 +153,16 @@ static int report(void *ctx)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = options,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-		.children = NULL,
-	};
-	struct argp full = argp;
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct runqlat_bpf *skel;
 	int err;
 
 	msg__init(TOOL);
-	full.children = opts__children(OPTS_PID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS |
-					OPTS_INTERVAL);
-	opts__parse(&full, argc, argv, NULL);
-
-	if (tool__open_opts(&open_opts))
+	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
+			 OPTS_PID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL,
+			 argc, argv);
+	skel = TOOL_OPEN(runqlat_bpf);
+	if (!skel)
 		return EXIT_FAIL;
-	skel = runqlat_bpf__open_opts(&open_opts);
-	if (!skel) {
-		tool__open_failed(-errno);
-		return EXIT_FAIL;
-	}
-	err = tool__prepare(skel->obj);
-	if (err)
-		goto out;
 	TOOL_SET_FILTERS(skel);
 	skel->rodata->cfg_ms = env.milliseconds;
 	skel->rodata->cfg_by = cfg.per_process ? BY_PROCESS : cfg.per_thread ? BY_THREAD :

@@ -50,7 +50,15 @@ check_hog_against_schedstat() {
 	count=$(tool_count)
 	in_bucket=$(tool_bucket_count "$predicted")
 	echo "$in_bucket of $count waits in the bucket of ${predicted}us"
-	assert_between "share in predicted bucket" "$(awk -v a="$in_bucket" -v b="$count" 'BEGIN{print a/b}')" 0.6 1
+	# Most waits sit there (other tasks on a shared CPU stretch some waits
+	# into the next bucket): it is the fullest bucket and holds >= 40%.
+	local fullest
+	fullest=$(jq -s '[.[] | select(.type=="interval") | .histograms[].buckets[]] |
+		group_by(.low) | map({low: .[0].low, high: .[0].high, count: (map(.count) | add)}) |
+		max_by(.count) | "\(.low)-\(.high)"' -r "$TOOL_OUT")
+	echo "fullest bucket: $fullest"
+	[ "$(jq -s --argjson v "$predicted" '[.[] | .histograms[]?.buckets[] | select(.low <= $v and .high >= $v)][0] | "\(.low)-\(.high)"' -r "$TOOL_OUT")" = "$fullest" ]
+	assert_between "share in predicted bucket" "$(awk -v a="$in_bucket" -v b="$count" 'BEGIN{print a/b}')" 0.4 1
 }
 
 @test "runqlat: 4 pinned hogs: total wait matches schedstat, waits sit in the tick-predicted bucket (tp_btf)" {
