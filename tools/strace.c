@@ -1167,7 +1167,7 @@ int main(int argc, char **argv)
 
 	out = stdout;
 	if (cfg.output) {
-		out = fopen(cfg.output, "w");
+		out = fopen(cfg.output, "we");	/* close-on-exec: not the command's */
 		if (!out) {
 			msg__fail(-errno, "open output file '%s'", cfg.output);
 			return EXIT_FAIL;
