@@ -18,6 +18,7 @@ const volatile bool cfg_trace = true;		/* send events (trace mode) */
 const volatile bool cfg_summary = false;	/* -c, -C */
 const volatile bool cfg_hist = false;		/* -L */
 const volatile bool cfg_follow = false;		/* -f */
+const volatile __u32 cfg_uid = (__u32)-1;	/* -u USER without a command: every task of USER */
 const volatile __u32 cfg_status = STATUS_ALL;	/* -z, -Z */
 const volatile __u32 cfg_strsize = 32;		/* -s: buffer bytes copied */
 const volatile __u64 cfg_wakeup_bytes = 65536;	/* wake the reader past this backlog */
@@ -76,6 +77,18 @@ static __always_inline void lose(__u32 tgid)
 		if (c)
 			__sync_fetch_and_add(c, 1);
 	}
+}
+
+static __always_inline struct strace_task *join(__u32 tid)
+{
+	struct strace_task n = { .slot = STRACE_SLOT_NONE };
+
+	if (bpf_map_update_elem(&traced, &tid, &n, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&traced, &tid)) {
+		loss_inc(map_full);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&traced, &tid);
 }
 
 static __always_inline void submit(void *e)
@@ -194,8 +207,14 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	int k = 0;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
-	if (!t)
-		return 0;
+	if (!t) {
+		/* -u: a task of the user joins the set at its first call */
+		if (cfg_uid == (__u32)-1 || (__u32)bpf_get_current_uid_gid() != cfg_uid)
+			return 0;
+		t = join(tid);
+		if (!t)
+			return 0;
+	}
 	t->slot = STRACE_SLOT_NONE;
 	if (id < 0 || id >= STRACE_NR)	/* x32 and out-of-table numbers */
 		return 0;

@@ -67,6 +67,7 @@ static const char doc[] =
 "    strace-lite -p 1234,1235 -T         # attach to two processes; durations\n"
 "    strace-lite -c -p 1234              # calls, errors, time; at Ctrl-C\n"
 "    strace-lite -c -L cmd               # and a latency histogram per call\n"
+"    strace-lite -f -u www-data -e trace=%net  # network calls of a user\n"
 "    strace-lite -Z -e trace=openat cmd  # failed openat calls only\n"
 "    strace-lite -j -o trace.json cmd    # NDJSON events to a file\n";
 
@@ -77,7 +78,7 @@ static const struct argp_option options[] = {
 	{ "histogram", 'L', NULL, 0, "With -c/-C: a log2 latency histogram per syscall", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Trace children and threads as they are created", 0 },
 	{ "attach", 'p', "PID[,PID...]", 0, "Attach to these processes (all their threads)", 0 },
-	{ "user", 'u', "USER", 0, "Run the command as this user (name or uid)", 0 },
+	{ "user", 'u', "USER", 0, "Run the command as this user (name or uid); without a command, trace every process of the user", 0 },
 	{ "expr", 'e', "EXPR", 0, "trace=[!]NAME|%CLASS,... or status=successful|failed", 0 },
 	{ "successful-only", 'z', NULL, 0, "Only calls that succeed", 0 },
 	{ "failed-only", 'Z', NULL, 0, "Only calls that fail", 0 },
@@ -213,6 +214,8 @@ static void parse_expr(const char *e)
 	msg__usage("invalid -e expression '%s' (trace=... or status=...)", e);
 }
 
+static void resolve_user(uid_t *uid, gid_t *gid, const char **name);
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	long long pids[MAX_PIDS];
@@ -289,12 +292,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
-		if (!cfg.cmd && !cfg.npids)
-			msg__usage("must have a command to run or -p PID");
+		if (!cfg.cmd && !cfg.npids && !cfg.user)
+			msg__usage("must have a command to run, -p PID or -u USER");
 		if (cfg.cmd && cfg.npids)
 			msg__usage("a command and -p PID cannot be combined");
-		if (cfg.user && !cfg.cmd)
-			msg__usage("-u needs a command to run");
+		if (cfg.user && !cfg.cmd && cfg.npids)
+			msg__usage("-u and -p cannot be combined");
+		if (cfg.user) {	/* an unknown user is a usage error */
+			uid_t uid;
+			gid_t gid;
+			const char *name;
+
+			resolve_user(&uid, &gid, &name);
+		}
 		if (cfg.hist && !cfg.summary_only && !cfg.summary)
 			msg__usage("-L needs -c or -C");
 		break;
@@ -351,7 +361,7 @@ static struct pending **pending_find(__u32 tid)
 
 static bool many_tasks(void)
 {
-	return cfg.follow || cfg.npids > 1;
+	return cfg.follow || cfg.npids > 1 || (cfg.user && !cfg.cmd);
 }
 
 static const char *slot_name(char *buf, size_t len, __u32 slot)
@@ -985,26 +995,63 @@ static int attach_pid(pid_t pid)
  */
 static int go_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
 
+/*
+ * A user from /etc/passwd, by name or number. Read with fgetpwent, not
+ * getpwnam: a static binary must not load the NSS modules of another
+ * glibc (they crash).
+ */
 static void resolve_user(uid_t *uid, gid_t *gid, const char **name)
 {
-	struct passwd *pw = getpwnam(cfg.user);
+	static char namebuf[256];
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
 	char *end;
+	long v;
 
-	if (pw) {
-		*uid = pw->pw_uid;
-		*gid = pw->pw_gid;
-		*name = pw->pw_name;
-		return;
-	}
 	errno = 0;
-	long v = strtol(cfg.user, &end, 10);
-
+	v = strtol(cfg.user, &end, 10);
 	if (*end || end == cfg.user || v < 0)
+		v = -1;
+	while (f && (pw = fgetpwent(f))) {
+		if (!strcmp(pw->pw_name, cfg.user) || (v >= 0 && pw->pw_uid == (uid_t)v)) {
+			*uid = pw->pw_uid;
+			*gid = pw->pw_gid;
+			snprintf(namebuf, sizeof(namebuf), "%s", pw->pw_name);
+			*name = namebuf;
+			fclose(f);
+			return;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (v < 0)
 		msg__usage("unknown user '%s'", cfg.user);
-	pw = getpwuid(v);
-	*uid = v;
-	*gid = pw ? pw->pw_gid : (gid_t)v;
-	*name = pw ? pw->pw_name : NULL;
+	*uid = v;		/* a number without a passwd entry */
+	*gid = v;
+	*name = NULL;
+}
+
+/* Supplementary groups of user name from /etc/group (as initgroups does). */
+static int set_groups(const char *name, gid_t gid)
+{
+	gid_t groups[256];
+	int n = 0;
+	FILE *f;
+	struct group *g;
+
+	groups[n++] = gid;
+	f = name ? fopen("/etc/group", "re") : NULL;
+	while (f && (g = fgetgrent(f)) && n < 256) {
+		for (char **m = g->gr_mem; m && *m; m++) {
+			if (!strcmp(*m, name) && g->gr_gid != gid) {
+				groups[n++] = g->gr_gid;
+				break;
+			}
+		}
+	}
+	if (f)
+		fclose(f);
+	return setgroups(n, groups);
 }
 
 static int start_child(void)
@@ -1033,7 +1080,7 @@ static int start_child(void)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		if (cfg.user) {
-			if ((uname && initgroups(uname, gid)) || setgid(gid) || setuid(uid))
+			if (set_groups(uname, gid) || setgid(gid) || setuid(uid))
 				goto fail;
 		}
 		execvp(cfg.cmd[0], cfg.cmd);
@@ -1078,6 +1125,8 @@ static bool targets_gone(void *ctx)
 	__u32 key;
 
 	(void)ctx;
+	if (cfg.user && !cfg.cmd)	/* -u USER: until Ctrl-C */
+		return false;
 	if (child > 0 && child_status < 0) {
 		int st;
 
@@ -1120,6 +1169,14 @@ static void set_rodata(void)
 	skel->rodata->cfg_summary = cfg.summary_only || cfg.summary;
 	skel->rodata->cfg_hist = cfg.hist;
 	skel->rodata->cfg_follow = cfg.follow;
+	if (cfg.user && !cfg.cmd) {	/* every task of the user */
+		uid_t uid;
+		gid_t gid;
+		const char *name;
+
+		resolve_user(&uid, &gid, &name);
+		skel->rodata->cfg_uid = uid;
+	}
 	skel->rodata->cfg_status = cfg.status;
 	skel->rodata->cfg_strsize = cfg.strsize;
 	if (!cfg.mask_set)

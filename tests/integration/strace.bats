@@ -239,6 +239,34 @@ strace_progs() {
 	[ -z "$left" ]
 }
 
+@test "strace: -u USER runs the command as USER; without a command traces USER's processes" {
+	local out=$BATS_TEST_TMPDIR/u.txt go wp
+	run "$BIN/strace-lite" -u nobody -e trace=getppid -o "$out" "$SL" -n 3 -r 0 -w 0 -F 0
+	[ "$status" = 0 ]
+	[ "$(grep -c '^getppid() ' "$out")" = 3 ]
+	run "$BIN/strace-lite" -u 65534 -e trace=none sh -c 'id -u'
+	[ "$(echo "$output" | grep -x 65534)" = 65534 ]
+
+	command -v setpriv >/dev/null || skip "no setpriv"
+	go=$(mktemp -u /tmp/strace-lite-go.XXXXXX)
+	mkfifo -m 666 "$go"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$SL" -n 4321 -r 7 -w 0 -F 0 -g "$go" >/dev/null &
+	wp=$!
+	WLP=$wp
+	start_tool strace-lite -c -j -u nobody
+	go "$go"
+	wait "$wp"
+	sleep 0.2
+	stop_tool INT
+	rm -f "$go"
+	[ "$TOOL_RC" = 0 ]
+	OUT=$TOOL_OUT
+	# other processes of nobody may run too: at least the workload's calls
+	[ "$(count getppid)" -ge 4321 ]
+	[ "$(count getppid)" -lt 4400 ]
+	expect_fail 2 "unknown user 'nosuchuser'" "$BIN/strace-lite" -u nosuchuser
+}
+
 @test "strace: command mode exits with the command's status or 128+signal" {
 	run "$BIN/strace-lite" -c -o /dev/null "$SL" -n 1 -r 0 -w 0 -F 0 -x 42
 	[ "$status" = 42 ]
@@ -283,7 +311,7 @@ strace_progs() {
 	expect_fail 2 "invalid system call 'getppidd'" "$BIN/strace-lite" -e trace=getppidd true
 	expect_fail 2 "did you mean: getppid" "$BIN/strace-lite" -e trace=getppidd true
 	expect_fail 2 "invalid system call class '%bogus'" "$BIN/strace-lite" -e trace=%bogus true
-	expect_fail 2 "must have a command to run or -p PID" "$BIN/strace-lite" -c
+	expect_fail 2 "must have a command to run, -p PID or -u USER" "$BIN/strace-lite" -c
 	expect_fail 2 "invalid STRSIZE: 1000" "$BIN/strace-lite" -s 1000 true
 	expect_fail 2 "invalid sort key 'bogus'" "$BIN/strace-lite" -c -S bogus true
 	expect_fail 2 "PID 999999999: no such process" "$BIN/strace-lite" -p 999999999
