@@ -82,7 +82,7 @@ static const struct argp_option options[] = {
 	{ "expr", 'e', "EXPR", 0, "trace=[!]NAME|%CLASS,... or status=successful|failed", 0 },
 	{ "successful-only", 'z', NULL, 0, "Only calls that succeed", 0 },
 	{ "failed-only", 'Z', NULL, 0, "Only calls that fail", 0 },
-	{ "string-limit", 's', "STRSIZE", 0, "Bytes of strings and buffers shown (default 32, at most 256)", 0 },
+	{ "string-limit", 's', "STRSIZE", 0, "Bytes of strings and buffers shown (default 32; copies stop at 256)", 0 },
 	{ "decode-fds", 'y', NULL, 0, "Print the paths of file descriptors", 0 },
 	{ "absolute-timestamps", 't', NULL, 0, "Time of day on each line; -tt with microseconds, -ttt epoch", 0 },
 	{ "relative-timestamps", 'r', NULL, 0, "Time since the previous line on each line", 0 },
@@ -269,7 +269,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cfg.status = STATUS_FAILED;
 		break;
 	case 's':
-		cfg.strsize = opts__num(arg, "STRSIZE", 0, STRACE_STR_MAX);
+		cfg.strsize = opts__num(arg, "STRSIZE", 0, INT_MAX);
+		if (cfg.strsize > STRACE_STR_MAX) {
+			/* strace users ask for -s 1024 out of habit: serve what we copy */
+			msg__warn("-s %d: strings and buffers are copied up to %d bytes",
+				  cfg.strsize, STRACE_STR_MAX);
+			cfg.strsize = STRACE_STR_MAX;
+		}
 		break;
 	case 'y':
 		cfg.fd_paths = true;
