@@ -75,6 +75,11 @@ all_count() {
 	[ "$(disk_count "$DISK")" = $((W + R)) ]
 }
 
+@test "biolatency: --btf FILE (the BTF given explicitly) gives the same exact counts" {
+	io_run -D --btf /sys/kernel/btf/vmlinux
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+}
+
 @test "biolatency: -d DISK counts only that disk, not the root disk's traffic" {
 	local root go wp gr rp
 	root=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)" 2>/dev/null)
