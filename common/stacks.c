@@ -83,7 +83,8 @@ static void print_folded(struct stack_printer *p, FILE *f, const char *comm, pid
 		}
 	}
 	if (k) {
-		if (p->delimiter && any && (k->n || k->missed))
+		/* bcc: "-" only between two stacks that were both taken */
+		if (p->delimiter && any && us && !us->missed && !k->missed && k->n)
 			fputs(";-", f);
 		if (k->missed)
 			fputs(";[missed kernel stack]", f);

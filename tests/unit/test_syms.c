@@ -425,7 +425,7 @@ static void test_folded_and_multiline(void **state)
 	assert_string_equal(capture_text(&cap),
 		"a:b;pie_fn;lib_fn;do_nanosleep;__schedule 1234\n"
 		"wl;pie_fn;lib_fn;-;do_nanosleep_[k];__schedule_[k] 5\n"
-		"wl;[missed user stack];-;[missed kernel stack] 6\n"
+		"wl;[missed user stack];[missed kernel stack] 6\n"
 		"kthread;do_nanosleep_[k];__schedule_[k] 7\n"
 		"wl;pie_fn;lib_fn 8\n");
 	capture_close(&cap);

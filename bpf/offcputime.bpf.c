@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * offcputime-lite: time threads spend off CPU, by kernel and user stack.
+ * At sched_switch the outgoing thread's stacks and the time are kept; when
+ * it is switched back in, the time off CPU is added to its key.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "offcputime.h"
+#include "filter.bpf.h"
+#include "loss.bpf.h"
+
+#define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
+#define PF_KTHREAD	0x00200000
+#define EFAULT		14
+#define EEXIST		17
+
+const volatile bool cfg_user_threads_only = false;
+const volatile bool cfg_kernel_threads_only = false;
+const volatile bool cfg_kernel_stacks = true;	/* false with -U */
+const volatile bool cfg_user_stacks = true;	/* false with -K */
+const volatile bool cfg_state_filter = false;
+const volatile __u32 cfg_state_mask = 0;
+const volatile __u64 cfg_min_ns = 1000;
+const volatile __u64 cfg_max_ns = ~0ULL;
+
+struct start_val {
+	__u64 ts;
+	struct offcpu_key key;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, OFFCPU_START_ENTRIES);
+	__type(key, __u32);	/* tid */
+	__type(value, struct start_val);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, OFFCPU_STACK_STORAGE);	/* set by user space */
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_val);
+} info SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, OFFCPU_STACK_STORAGE);	/* set by user space */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_MAX_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+/*
+ * Processes user space has snapshotted. A plain hash, not an LRU one
+ * (whose per-CPU lists cost ~13 ms to create): entries leave at exec and
+ * at exit, so it holds live processes only.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, OFFCPU_SEEN_ENTRIES);
+	__type(key, __u32);	/* tgid */
+	__type(value, __u8);
+} seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} events SEC(".maps");
+
+static struct offcpu_val zero;
+
+/* Task state as the filter sees it: a preempted task is runnable. */
+static __always_inline bool state_ok(bool preempt, struct task_struct *t)
+{
+	__u32 state;
+
+	if (!cfg_state_filter)
+		return true;
+	state = preempt ? TASK_RUNNING : get_task_state(t);
+	/*
+	 * A mask: TASK_UNINTERRUPTIBLE (2) also matches killable (0x102)
+	 * and idle (0x402) waits, which carry that bit. 0 asks for
+	 * preempted (runnable) tasks, as bcc's --state 0 does.
+	 */
+	if (!cfg_state_mask)
+		return state == TASK_RUNNING;
+	return state & cfg_state_mask;
+}
+
+/* Tell user space about a process it has not snapshotted yet. */
+static __always_inline void note_tgid(__u32 tgid)
+{
+	struct offcpu_event *e;
+	__u8 one = 1;
+	long err;
+
+	if (bpf_map_lookup_elem(&seen, &tgid))
+		return;
+	err = bpf_map_update_elem(&seen, &tgid, &one, BPF_NOEXIST);
+	if (err) {
+		if (err != -EEXIST)	/* else another CPU got there first */
+			loss_inc(map_full);
+		return;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		loss_inc(events);
+		bpf_map_delete_elem(&seen, &tgid);	/* try again next time */
+		return;
+	}
+	e->tgid = tgid;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void switch_out(void *ctx, bool preempt, struct task_struct *prev)
+{
+	struct start_val v = {};
+	__u32 tid = BPF_CORE_READ(prev, pid);
+	bool kthread;
+
+	if (!tid || !filter_task(prev))	/* tid 0: the idle task */
+		return;
+	kthread = BPF_CORE_READ(prev, flags) & PF_KTHREAD;
+	if ((cfg_user_threads_only && kthread) || (cfg_kernel_threads_only && !kthread))
+		return;
+	if (!state_ok(preempt, prev))
+		return;
+
+	v.ts = bpf_ktime_get_ns();
+	v.key.tgid = BPF_CORE_READ(prev, tgid);
+	v.key.tid = tid;
+	bpf_probe_read_kernel_str(v.key.comm, sizeof(v.key.comm), prev->comm);
+	/* sched_switch runs on the outgoing task: its stacks are current's */
+	v.key.kern_stack_id = cfg_kernel_stacks ? bpf_get_stackid(ctx, &stacks, 0) : -1;
+	v.key.user_stack_id = -EFAULT;
+	if (cfg_user_stacks && !kthread) {
+		v.key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		/* an exiting task has no mappings left to snapshot */
+		if (!(BPF_CORE_READ(prev, flags) & PF_EXITING))
+			note_tgid(v.key.tgid);
+	}
+	if (cfg_kernel_stacks && v.key.kern_stack_id < 0)
+		loss_inc(stacks);
+	if (v.key.user_stack_id < 0 && v.key.user_stack_id != -EFAULT)
+		loss_inc(stacks);
+	if (bpf_map_update_elem(&start, &tid, &v, BPF_ANY))
+		loss_inc(map_full);
+}
+
+static __always_inline void switch_in(struct task_struct *next)
+{
+	__u32 tid = BPF_CORE_READ(next, pid);
+	struct offcpu_val *val;
+	struct start_val *v;
+	__u64 delta;
+
+	v = bpf_map_lookup_elem(&start, &tid);
+	if (!v)
+		return;
+	delta = bpf_ktime_get_ns() - v->ts;
+	if ((__s64)delta < 0 || delta < cfg_min_ns || delta > cfg_max_ns)
+		goto out;
+	val = bpf_map_lookup_elem(&info, &v->key);
+	if (!val) {
+		if (bpf_map_update_elem(&info, &v->key, &zero, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&info, &v->key)) {
+			loss_inc(map_full);
+			goto out;
+		}
+		val = bpf_map_lookup_elem(&info, &v->key);
+		if (!val)
+			goto out;
+	}
+	__sync_fetch_and_add(&val->total_ns, delta);
+	__sync_fetch_and_add(&val->count, 1);
+out:
+	bpf_map_delete_elem(&start, &tid);
+}
+
+static __always_inline int handle_switch(void *ctx, bool preempt, struct task_struct *prev,
+					 struct task_struct *next)
+{
+	switch_out(ctx, preempt, prev);
+	switch_in(next);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return handle_switch(ctx, preempt, prev, next);
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return handle_switch(ctx, preempt, prev, next);
+}
+
+/* After an exec the mappings are new: snapshot again at the next switch. */
+static __always_inline int handle_exec(struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+
+	bpf_map_delete_elem(&seen, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(sched_process_exec_btf, struct task_struct *p)
+{
+	return handle_exec(p);
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(sched_process_exec_raw, struct task_struct *p)
+{
+	return handle_exec(p);
+}
+
+/* The last thread of a process is gone: a new process may reuse its tgid. */
+static __always_inline int handle_exit(struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+
+	if (BPF_CORE_READ(p, signal, live.counter) == 0)
+		bpf_map_delete_elem(&seen, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_process_exit_btf, struct task_struct *p)
+{
+	return handle_exit(p);
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(sched_process_exit_raw, struct task_struct *p)
+{
+	return handle_exit(p);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# offcputime-lite against tests/workloads/offcpu: offcpu_sleep_fn blocks
+# in nanosleep, offcpu_pipe_fn on a pipe another process answers late,
+# about 3:1; each measures its own blocked time.
+
+load helpers
+
+setup() {
+	require_root
+}
+
+# wl_run TOOL_ARGS...: offcpu (8 x 75 ms sleep, 8 x 25 ms pipe) under
+# offcputime-lite -p. Leaves WLPID, WLOUT (the workload's JSON), TOOL_OUT.
+wl_run() {
+	local go
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$WLOUT" &
+	WLPID=$!
+	rm -f "$BATS_TEST_TMPDIR/offcputime-lite.err"	# a stale banner would start the work early
+	start_tool offcputime-lite -p "$WLPID" "$@"
+	go "$go"
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+}
+
+# Sum of total_us over the workload's stacks whose user stack holds $1.
+json_total() {
+	jq -s --argjson p "$WLPID" --arg f "$1" \
+		'[.[] | select(.type=="stack" and .pid==$p and ((.user_stack // []) | index($f))) | .total_us] | add // 0' "$TOOL_OUT"
+}
+
+check_named_stacks() {
+	local sleep_us pipe_us t_sleep t_pipe
+	assert_ndjson "$TOOL_OUT"
+	sleep_us=$(jq .sleep_us "$WLOUT")
+	pipe_us=$(jq .pipe_us "$WLOUT")
+	t_sleep=$(json_total offcpu_sleep_fn)
+	t_pipe=$(json_total offcpu_pipe_fn)
+	echo "workload: sleep ${sleep_us}us pipe ${pipe_us}us; tool: sleep ${t_sleep}us pipe ${t_pipe}us"
+	assert_between "sleep tool/workload" "$(awk -v a="$t_sleep" -v b="$sleep_us" 'BEGIN{print a/b}')" 0.9 1.1
+	assert_between "pipe tool/workload" "$(awk -v a="$t_pipe" -v b="$pipe_us" 'BEGIN{print a/b}')" 0.9 1.1
+	# the named function is the leaf and main its caller
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and .user_stack[0:2] == ["offcpu_sleep_fn","main"])) | length > 0' "$TOOL_OUT"
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and .user_stack[0:2] == ["offcpu_pipe_fn","main"])) | length > 0' "$TOOL_OUT"
+	# the kernel frames under them
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.user_stack | index("offcpu_sleep_fn")) and (.kernel_stack | index("do_nanosleep")))) | length > 0' "$TOOL_OUT"
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.user_stack | index("offcpu_pipe_fn")) and (.kernel_stack | map(test("pipe_read")) | any))) | length > 0' "$TOOL_OUT"
+	# never the tracer's own frames
+	! grep -Eq 'bpf_prog_|bpf_trace_run|__bpf_trace_' "$TOOL_OUT"
+}
+
+@test "offcputime: named user stacks, kernel frames, totals within 10% of the workload's (tp_btf)" {
+	wl_run -j -v
+	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	check_named_stacks
+}
+
+@test "offcputime: the same on the forced raw_tp path" {
+	wl_run -j -v --force-raw-tp
+	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	check_named_stacks
+}
+
+@test "offcputime: names resolve after the workload exited and its binary was deleted" {
+	local go bin=$BATS_TEST_TMPDIR/offcpu-copy t_sleep
+	cp "$WL/offcpu" "$bin"
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	"$bin" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
+	WLPID=$!
+	# system-wide: the snapshot comes from BPF's first sight of the process
+	start_tool offcputime-lite -j
+	go "$go"
+	wait "$WLPID"
+	rm -f "$bin"
+	! kill -0 "$WLPID" 2>/dev/null
+	sleep 0.3
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	t_sleep=$(json_total offcpu_sleep_fn)
+	echo "sleep total ${t_sleep}us after exit"
+	assert_between "sleep tool/workload" "$(awk -v a="$t_sleep" -v b="$(jq .sleep_us "$WLOUT")" 'BEGIN{print a/b}')" 0.9 1.1
+	[ "$(json_total offcpu_pipe_fn)" -gt 0 ]
+}
+
+@test "offcputime: -f folded output: root first, one line per stack, parses; -d puts '-' between" {
+	local line
+	wl_run -f
+	cat "$TOOL_OUT" | head -5
+	# every line: frames joined by ';', a space, a count
+	! grep -Evq '^[^ ;][^;]*(;[^;]+)* [0-9]+$' "$TOOL_OUT"
+	line=$(grep -E '^offcpu;.*;main;offcpu_sleep_fn;.*do_nanosleep' "$TOOL_OUT" | head -1)
+	[ -n "$line" ]
+	# root first: entry before do_nanosleep before __schedule
+	echo "$line" | grep -Eq 'entry_SYSCALL_64[^;]*;.*do_nanosleep;.*__schedule [0-9]+$'
+	grep -Eq '^offcpu;.*;main;offcpu_pipe_fn;.*pipe_read' "$TOOL_OUT"
+	# the workload's totals survive the folding (us)
+	assert_between "folded sleep/workload" "$(awk -v w="$(jq .sleep_us "$WLOUT")" \
+		'/;offcpu_sleep_fn;/{s+=$NF} END{print s/w}' "$TOOL_OUT")" 0.9 1.1
+	if [ -x "$BIN/flamegraph-lite" ] && command -v xmllint >/dev/null; then
+		"$BIN/flamegraph-lite" --countname us <"$TOOL_OUT" >"$BATS_TEST_TMPDIR/f.svg"
+		xmllint --noout "$BATS_TEST_TMPDIR/f.svg"
+		grep -q offcpu_sleep_fn "$BATS_TEST_TMPDIR/f.svg"
+	fi
+
+	wl_run -f -d
+	grep -Eq '^offcpu;.*;main;offcpu_sleep_fn;-;.*do_nanosleep' "$TOOL_OUT"
+}
+
+@test "offcputime: text output: bcc's multi-line layout, largest stack last" {
+	wl_run
+	cat "$TOOL_OUT" | tail -24
+	grep -Eq "^    -                offcpu \($WLPID\)$" "$TOOL_OUT"
+	grep -Eq '^    offcpu_sleep_fn$' "$TOOL_OUT"
+	grep -Eq '^    do_nanosleep$' "$TOOL_OUT"
+	grep -Eq '^        [0-9]+$' "$TOOL_OUT"
+	# sorted by total time, ascending as bcc prints: the sleep stack (~600 ms) is last
+	tail -12 "$TOOL_OUT" | grep -q offcpu_sleep_fn
+	grep -q "Tracing off-CPU time (us) of process by user + kernel stack... Hit Ctrl-C to end." "$TOOL_ERR"
+}
+
+@test "offcputime: -U and -K keep only user or kernel stacks" {
+	wl_run -j -U
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p)) | length > 0 and all(has("kernel_stack") | not)' "$TOOL_OUT"
+	[ "$(json_total offcpu_sleep_fn)" -gt 0 ]
+	wl_run -j -K
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p)) | length > 0 and all(has("user_stack") | not)' "$TOOL_OUT"
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.kernel_stack | index("do_nanosleep")))) | length > 0' "$TOOL_OUT"
+}
+
+@test "offcputime: -m and -M keep only blocks above or below a length" {
+	# sleeps last 75 ms, pipe waits 25 ms
+	wl_run -j -m 50000
+	[ "$(json_total offcpu_sleep_fn)" -gt 0 ]
+	[ "$(json_total offcpu_pipe_fn)" = 0 ]
+	wl_run -j -M 50000
+	[ "$(json_total offcpu_sleep_fn)" = 0 ]
+	[ "$(json_total offcpu_pipe_fn)" -gt 0 ]
+}
+
+@test "offcputime: --state is a bitmask; 2 matches the killable vfork wait, not nanosleep" {
+	local go
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	"$WL/offcpu" -n 2 -s 50 -p 20 -v 200 -g "$go" >"$WLOUT" &
+	WLPID=$!
+	start_tool offcputime-lite -j -p "$WLPID" --state 2
+	go "$go"
+	wait "$WLPID"
+	stop_tool INT
+	[ "$(json_total offcpu_sleep_fn)" = 0 ]
+	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.user_stack | index("offcpu_vfork_fn")) and .total_us > 150000)) | length > 0' "$TOOL_OUT"
+
+	wl_run -j --state 1
+	[ "$(json_total offcpu_sleep_fn)" -gt 0 ]
+}
+
+@test "offcputime: -k only kernel threads, -u only user threads" {
+	local out=$BATS_TEST_TMPDIR/k.json
+	timeout 10 "$BIN/offcputime-lite" -j -k 1 >"$out"
+	assert_ndjson "$out"
+	jq -se 'map(select(.type=="stack")) | length > 0 and all((.user_stack // []) == [])' "$out"
+	jq -se 'map(select(.type=="stack" and (.comm | test("^(kworker|ksoftirqd|rcu_)")))) | length > 0' "$out"
+	timeout 10 "$BIN/offcputime-lite" -j -u 1 >"$out"
+	jq -se 'map(select(.type=="stack")) | length > 0' "$out"
+	jq -se 'map(select(.type=="stack" and (.comm | test("^(kworker|ksoftirqd|rcu_)")))) | length == 0' "$out"
+}
+
+@test "offcputime: a stack map too small: missed stacks marked in-line and counted" {
+	wl_run -f --stack-storage-size 1
+	grep -q '\[missed kernel stack\]\|\[missed user stack\]' "$TOOL_OUT"
+	grep -Eq 'warning: [0-9]+ stacks? (missed|lost)' "$TOOL_ERR"
+}
+
+# IDs of the BPF programs a process holds (from its fds: bpftool here
+# has no pid column).
+prog_ids_of() {
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u
+}
+
+@test "offcputime: duration ends the run; SIGINT mid-run reports and leaves no BPF behind" {
+	local go ids left
+	timeout 10 "$BIN/offcputime-lite" -f 1 >"$BATS_TEST_TMPDIR/d.txt"
+	grep -Eq '^[^ ]+ [0-9]+$' "$BATS_TEST_TMPDIR/d.txt"
+	go=$(make_go)
+	"$WL/offcpu" -n 40 -s 50 -p 20 -g "$go" >/dev/null &
+	WLPID=$!
+	start_tool offcputime-lite -p "$WLPID" -f
+	ids=$(prog_ids_of "$TOOL_PID")
+	[ -n "$ids" ]
+	go "$go"
+	sleep 1
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	grep -q 'offcpu_sleep_fn' "$TOOL_OUT"
+	kill "$WLPID" 2>/dev/null || true
+	wait "$WLPID" 2>/dev/null || true
+	# the machine is shared: check our programs, not everyone's
+	for _ in $(seq 50); do
+		left=$(bpftool prog show -j | jq -r '.[].id' | grep -Fxf <(echo "$ids") || true)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	echo "programs held while running: $(echo $ids); left: $left"
+	[ -z "$left" ]
+}
+
+@test "offcputime: bad input gets a clear message and exit 2" {
+	expect_fail 2 "invalid state mask: 'abc' is not a number" "$BIN/offcputime-lite" --state abc
+	expect_fail 2 "invalid state mask: 0x10000" "$BIN/offcputime-lite" --state 0x10000
+	expect_fail 2 "minimum block time \(-m 10\) is above the maximum \(-M 5\)" "$BIN/offcputime-lite" -m 10 -M 5
+	expect_fail 2 "PID 999999999: no such process" "$BIN/offcputime-lite" -p 999999999
+	expect_fail 2 "TID 999999999: no such process" "$BIN/offcputime-lite" -t 999999999
+	expect_fail 2 "-u and -k are mutually exclusive" "$BIN/offcputime-lite" -u -k
+	expect_fail 2 "-U and -K are mutually exclusive" "$BIN/offcputime-lite" -U -K
+	expect_fail 2 "invalid stack depth: 200" "$BIN/offcputime-lite" --perf-max-stack-depth 200
+	expect_fail 2 "invalid stack storage size: 0" "$BIN/offcputime-lite" --stack-storage-size 0
+	expect_fail 2 "invalid duration: 'x' is not a number" "$BIN/offcputime-lite" x
+	expect_fail 2 "unexpected argument" "$BIN/offcputime-lite" 1 2
+	expect_fail 2 "invalid minimum block time: '-1'|invalid minimum block time: -1" "$BIN/offcputime-lite" -m -1
+}
