@@ -91,16 +91,16 @@ static __always_inline struct strace_task *join(__u32 tid)
 	return bpf_map_lookup_elem(&traced, &tid);
 }
 
-static __always_inline void submit(void *e)
+/*
+ * Waking the reader per event costs more than the event (an irq_work and
+ * a context switch): wake it once per cfg_wakeup_bytes produced, when
+ * this record (size bytes and its 8-byte header) crossed such a
+ * boundary; the reader also drains the buffer on a timer.
+ */
+static __always_inline void submit(void *e, __u64 size)
 {
-	/*
-	 * Waking the reader per event costs more than the event (an irq_work
-	 * and a context switch): wake it once per cfg_wakeup_bytes produced;
-	 * it also drains the buffer on a timer. cfg_wakeup_bytes is a power
-	 * of two larger than any event.
-	 */
 	__u64 pos = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
-	__u64 flags = (pos & (cfg_wakeup_bytes - 1)) < sizeof(struct strace_enter) ?
+	__u64 flags = (pos & (cfg_wakeup_bytes - 1)) < size + 8 ?
 		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 
 	bpf_ringbuf_submit(e, flags);
@@ -302,7 +302,7 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	in = STRACE_CAP_OUT(cap);
 	if (in && in <= 6 && !(t->flags & TASK_RETRY_STR))
 		t->outbuf = e->args[(in - 1) & 7];
-	submit(e);
+	submit(e, big ? sizeof(*e) : STRACE_ENTER_SMALL);
 	return 0;
 }
 
@@ -395,7 +395,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 		if (n <= STRACE_STR_MAX)
 			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
 	}
-	submit(e);
+	submit(e, big ? sizeof(*e) : STRACE_EXIT_SMALL);
 	return 0;
 }
 

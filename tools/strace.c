@@ -377,12 +377,22 @@ static const char *slot_name(char *buf, size_t len, __u32 slot)
 	return syscall__format(buf, len, slot, false);
 }
 
+/* The decoder row of each slot, looked up by name once. */
+static const struct sysdecode_info *slot_infos[STRACE_SLOTS];
+
+static void slot_infos_init(void)
+{
+	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
+		const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
+				syscall__name(slot, false);
+
+		slot_infos[slot] = n ? sysdecode__find(n) : NULL;
+	}
+}
+
 static const struct sysdecode_info *slot_info(__u32 slot)
 {
-	const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
-			syscall__name(slot, false);
-
-	return n ? sysdecode__find(n) : NULL;
+	return slot < STRACE_SLOTS ? slot_infos[slot] : NULL;
 }
 
 static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
@@ -1130,9 +1140,16 @@ static bool targets_gone(void *ctx)
 {
 	__u32 key;
 
+	static long long last;
+	long long now = loop__now_ms();
+
 	(void)ctx;
 	if (cfg.user && !cfg.cmd)	/* -u USER: until Ctrl-C */
 		return false;
+	/* called after every poll: look at most every 20 ms */
+	if (now - last < 20)
+		return false;
+	last = now;
 	if (child > 0 && child_status < 0) {
 		int st;
 
@@ -1228,6 +1245,7 @@ int main(int argc, char **argv)
 	opts__parse(&full, argc, argv, NULL);
 	unsetenv("POSIXLY_CORRECT");
 
+	slot_infos_init();
 	out = stdout;
 	if (cfg.output) {
 		out = fopen(cfg.output, "we");	/* close-on-exec: not the command's */
