@@ -28,7 +28,9 @@
 #include "syms.h"
 
 struct stack_printer {
-	struct ksyms *ksyms;		/* loaded lazily by the printer */
+	struct ksyms *ksyms;		/* all of kallsyms, loaded lazily by the
+					 * printer; or set by the caller, e.g.
+					 * ksyms__load_for() the addresses it prints */
 	struct usyms *usyms;
 	bool folded;
 	bool delimiter;			/* -d: "-" between user and kernel stacks */

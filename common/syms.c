@@ -29,6 +29,8 @@
 
 /* ---- kernel ------------------------------------------------------------ */
 
+#define KSYM_NAME_MAX	512
+
 struct ksyms {
 	struct ksym *syms;
 	size_t nr;
@@ -43,12 +45,72 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-struct ksyms *ksyms__load_file(const char *path)
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Is one of the sorted addrs in [lo, hi)? */
+static bool wanted(const unsigned long *addrs, size_t n, unsigned long lo, unsigned long hi)
+{
+	size_t a = 0, b = n;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (addrs[mid] < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < n && addrs[a] < hi;
+}
+
+static int ksyms_add(struct ksyms *k, size_t *cap, size_t *strs_cap, size_t *strs_len,
+		     unsigned long addr, const char *name, size_t len)
+{
+	if (k->nr == *cap) {
+		size_t c = *cap ? *cap * 2 : 4096;
+		void *q = realloc(k->syms, c * sizeof(*k->syms));
+
+		if (!q)
+			return -ENOMEM;
+		k->syms = q;
+		*cap = c;
+	}
+	if (*strs_len + len + 1 > *strs_cap) {
+		size_t c = *strs_cap ? *strs_cap * 2 : 65536;
+		void *q;
+
+		while (c < *strs_len + len + 1)
+			c *= 2;
+		q = realloc(k->strs, c);
+		if (!q)
+			return -ENOMEM;
+		k->strs = q;
+		*strs_cap = c;
+	}
+	memcpy(k->strs + *strs_len, name, len);
+	k->strs[*strs_len + len] = '\0';
+	/* an offset until strs stops moving */
+	k->syms[k->nr].name = (const char *)(uintptr_t)*strs_len;
+	k->syms[k->nr].addr = addr;
+	k->nr++;
+	*strs_len += len + 1;
+	return 0;
+}
+
+static struct ksyms *load_kallsyms(const char *path, const unsigned long *want, size_t nwant)
 {
 	size_t cap = 0, strs_cap = 0, strs_len = 0, linecap = 0, i, nonzero = 0;
+	char prev_name[KSYM_NAME_MAX] = "";
+	unsigned long prev_addr = 0;
+	unsigned long *addrs = NULL;
+	bool have_prev = false;
 	struct ksyms *k;
 	char *line = NULL;
-	ssize_t n;
 	FILE *f;
 
 	f = fopen(path, "re");
@@ -57,7 +119,14 @@ struct ksyms *ksyms__load_file(const char *path)
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		goto fail;
-	while ((n = getline(&line, &linecap, f)) > 0) {
+	if (want) {
+		addrs = malloc((nwant ? nwant : 1) * sizeof(*addrs));
+		if (!addrs)
+			goto fail;
+		memcpy(addrs, want, nwant * sizeof(*addrs));
+		qsort(addrs, nwant, sizeof(*addrs), cmp_ulong);
+	}
+	while (getline(&line, &linecap, f) > 0) {
 		char *p = line, *end, *name;
 		unsigned long addr;
 		size_t len;
@@ -79,55 +148,69 @@ struct ksyms *ksyms__load_file(const char *path)
 			continue;
 		if (addr)
 			nonzero++;
-		if (k->nr == cap) {
-			size_t c = cap ? cap * 2 : 4096;
-			void *q = realloc(k->syms, c * sizeof(*k->syms));
-
-			if (!q)
+		if (!addrs) {
+			if (ksyms_add(k, &cap, &strs_cap, &strs_len, addr, name, len))
 				goto fail;
-			k->syms = q;
-			cap = c;
+			continue;
 		}
-		if (strs_len + len + 1 > strs_cap) {
-			size_t c = strs_cap ? strs_cap * 2 : 65536;
-			void *q;
-
-			while (c < strs_len + len + 1)
-				c *= 2;
-			q = realloc(k->strs, c);
-			if (!q)
-				goto fail;
-			k->strs = q;
-			strs_cap = c;
-		}
-		memcpy(k->strs + strs_len, name, len);
-		k->strs[strs_len + len] = '\0';
-		/* an offset until strs stops moving */
-		k->syms[k->nr].name = (const char *)(uintptr_t)strs_len;
-		k->syms[k->nr].addr = addr;
-		k->nr++;
-		strs_len += len + 1;
+		/*
+		 * Only the symbols that name a wanted address. The file is in
+		 * address order for the kernel proper, so a symbol covers up
+		 * to the next one; where the order breaks (modules, BPF), the
+		 * symbol is kept.
+		 */
+		if (have_prev && (addr <= prev_addr || wanted(addrs, nwant, prev_addr, addr)) &&
+		    ksyms_add(k, &cap, &strs_cap, &strs_len, prev_addr, prev_name, strlen(prev_name)))
+			goto fail;
+		if (len >= sizeof(prev_name))
+			len = sizeof(prev_name) - 1;
+		memcpy(prev_name, name, len);
+		prev_name[len] = '\0';
+		prev_addr = addr;
+		have_prev = true;
 	}
+	if (have_prev && wanted(addrs, nwant, prev_addr, ~0UL) &&
+	    ksyms_add(k, &cap, &strs_cap, &strs_len, prev_addr, prev_name, strlen(prev_name)))
+		goto fail;
 	free(line);
 	line = NULL;
+	free(addrs);
+	addrs = NULL;
 	fclose(f);
 	f = NULL;
 	/* every address 0: kptr_restrict hides them from us */
-	k->restricted = k->nr > 0 && nonzero == 0;
+	k->restricted = nonzero == 0 && (k->nr > 0 || have_prev);
 	if (k->nr) {
 		k->syms = realloc(k->syms, k->nr * sizeof(*k->syms)) ?: k->syms;
 		k->strs = realloc(k->strs, strs_len) ?: k->strs;
 	}
 	for (i = 0; i < k->nr; i++)
 		k->syms[i].name = k->strs + (uintptr_t)k->syms[i].name;
-	qsort(k->syms, k->nr, sizeof(*k->syms), cmp_ksym);
+	if (k->nr)
+		qsort(k->syms, k->nr, sizeof(*k->syms), cmp_ksym);
 	return k;
 fail:
 	free(line);
+	free(addrs);
 	if (f)
 		fclose(f);
 	ksyms__free(k);
 	return NULL;
+}
+
+struct ksyms *ksyms__load_file(const char *path)
+{
+	return load_kallsyms(path, NULL, 0);
+}
+
+struct ksyms *ksyms__load_for(const unsigned long *addrs, size_t n)
+{
+	return load_kallsyms("/proc/kallsyms", addrs ? addrs : (const unsigned long *)"", addrs ? n : 0);
+}
+
+struct ksyms *ksyms__load_file_for(const char *path, const unsigned long *addrs, size_t n)
+{
+	return load_kallsyms(path, addrs ? addrs : (const unsigned long *)"", addrs ? n : 0);
 }
 
 struct ksyms *ksyms__load(void)

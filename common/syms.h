@@ -34,6 +34,13 @@ struct ksym {
 
 struct ksyms *ksyms__load(void);			/* /proc/kallsyms */
 struct ksyms *ksyms__load_file(const char *path);	/* same format (tests) */
+/*
+ * Only the symbols that name one of addrs (n of them, any order): the
+ * whole file is read but a few KiB kept instead of ~5 MB. For a report
+ * that knows every kernel address it will print.
+ */
+struct ksyms *ksyms__load_for(const unsigned long *addrs, size_t n);
+struct ksyms *ksyms__load_file_for(const char *path, const unsigned long *addrs, size_t n);
 const struct ksym *ksyms__find(const struct ksyms *k, unsigned long addr);
 bool ksyms__restricted(const struct ksyms *k);
 void ksyms__free(struct ksyms *k);

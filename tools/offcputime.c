@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,54 @@ static int cmp_entry(const void *a, const void *b)
 	return x->k.tid < y->k.tid ? -1 : x->k.tid > y->k.tid;
 }
 
+static int cmp_s32(const void *a, const void *b)
+{
+	__s32 x = *(const __s32 *)a, y = *(const __s32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Kernel symbols for the addresses of these stacks only: all of kallsyms
+ * is ~5 MB here, the names a report needs a few KiB.
+ */
+static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n, __u64 *ips)
+{
+	unsigned long *addrs = NULL, *q;
+	size_t nr = 0, cap = 0;
+	struct ksyms *k;
+	__s32 *ids;
+	__u32 i, nids = 0;
+	struct stack s;
+
+	ids = malloc((n ? n : 1) * sizeof(*ids));
+	if (!ids)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (e[i].k.kern_stack_id >= 0)
+			ids[nids++] = e[i].k.kern_stack_id;
+	qsort(ids, nids, sizeof(*ids), cmp_s32);
+	for (i = 0; i < nids; i++) {
+		if (i && ids[i] == ids[i - 1])
+			continue;
+		if (stacks__read(stack_fd, ids[i], ips, cfg.depth, &s) || !s.n)
+			continue;
+		if (nr + s.n > cap) {
+			cap = (nr + s.n) * 2;
+			q = realloc(addrs, cap * sizeof(*addrs));
+			if (!q)
+				break;
+			addrs = q;
+		}
+		for (int j = 0; j < s.n; j++)
+			addrs[nr++] = ips[j];
+	}
+	free(ids);
+	k = ksyms__load_for(addrs, nr);
+	free(addrs);
+	return k;
+}
+
 static int report(struct run *r)
 {
 	struct stack_printer p = {
@@ -204,6 +253,8 @@ static int report(struct run *r)
 	keys = NULL;
 	vals = NULL;
 	qsort(e, n, sizeof(*e), cmp_entry);
+	if (!cfg.user_stacks_only)
+		p.ksyms = load_ksyms(stack_fd, e, n, kips);
 
 	for (i = 0; i < n; i++) {
 		const struct offcpu_key *k = &e[i].k;
@@ -310,6 +361,8 @@ int main(int argc, char **argv)
 	if (err)
 		goto out;
 	tool__verbose_maps(r.skel->obj);
+	/* the kernel's BTF, parsed for the load, is freed: give it back */
+	malloc_trim(0);
 
 	r.usyms = usyms__new(0);
 	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.events), on_event, &r, NULL);

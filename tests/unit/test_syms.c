@@ -338,6 +338,29 @@ static void test_kallsyms(void **state)
 	assert_null(ksyms__find(k, 0xffffffff80000000));
 	ksyms__free(k);
 
+	/* only the symbols naming the addresses asked for */
+	{
+		unsigned long want[] = { 0xffffffff81000550, 0xffffffff81000150, 0xffffffff80000000 };
+
+		k = ksyms__load_file_for(kallsyms_file(
+			"ffffffff81000000 T _stext\n"
+			"ffffffff81000100 t do_nanosleep\n"
+			"ffffffff81000300 T schedule\n"
+			"ffffffff81000400 t mod_fn\t[mod]\n"
+			"ffffffff81000500 t last_fn\n"), want, 3);
+		assert_non_null(k);
+		assert_string_equal(ksyms__find(k, 0xffffffff81000150)->name, "do_nanosleep");
+		assert_string_equal(ksyms__find(k, 0xffffffff81000550)->name, "last_fn");
+		assert_null(ksyms__find(k, 0xffffffff80000000));
+		/* schedule was not asked for: do_nanosleep now covers its address */
+		assert_string_equal(ksyms__find(k, 0xffffffff81000300)->name, "do_nanosleep");
+		ksyms__free(k);
+		k = ksyms__load_file_for(kallsyms_file("ffffffff81000000 T _stext\n"), NULL, 0);
+		assert_non_null(k);
+		assert_null(ksyms__find(k, 0xffffffff81000010));
+		ksyms__free(k);
+	}
+
 	k = ksyms__load_file(kallsyms_file(
 		"0000000000000000 T schedule\n0000000000000000 t do_nanosleep\n"));
 	assert_non_null(k);
