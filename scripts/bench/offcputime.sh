@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+# offcputime-lite:
+#   - start-up to attached (median of 7) and kernel map memory (defaults);
+#   - the report of 10,000 distinct stacks (tests/workloads/stacks10k):
+#     peak RSS while reporting (VmHWM reset by clear_refs once attached:
+#     the start-up peak is libbpf parsing the kernel's BTF, the same for
+#     every tool) and the time from Ctrl-C to exit;
+#   - the slowdown of a pipe ping-pong pinned to one CPU (two context
+#     switches per round trip, each one a stack walk of both stacks) under
+#     no tool, offcputime-lite (whole system) and the equivalent bpftrace
+#     program. The figure is the workload's CPU time (user + system) per
+#     round trip: the BPF programs run in the switching tasks' context, and
+#     CPU time is less disturbed than wall time on a shared machine. Rounds
+#     are interleaved; each figure is the median of ROUNDS runs.
+. scripts/bench/lib.sh
+N=${BENCH_ROUND_TRIPS:-200000}
+ROUNDS=${BENCH_ROUNDS:-3}
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+cat >"$D/offcpu.bt" <<'BT'
+tracepoint:sched:sched_switch {
+	@start[args->prev_pid] = nsecs;
+	@kst[args->prev_pid] = kstack;
+	@ust[args->prev_pid] = ustack;
+	$ns = @start[args->next_pid];
+	if ($ns) {
+		@us[@kst[args->next_pid], @ust[args->next_pid], args->next_comm] = sum((nsecs - $ns) / 1000);
+		delete(@start[args->next_pid]);
+	}
+}
+BT
+
+cpu_ns_per() {	# OPS CMD...: CPU ns (user + system) of CMD per operation
+	local n=$1
+	shift
+	/usr/bin/time -f '%U %S' -o "$D/time" "$@" >/dev/null 2>&1
+	awk -v n="$n" '{printf "%.0f\n", ($1 + $2) * 1e9 / n}' "$D/time"
+}
+pp() { cpu_ns_per "$N" "$WL/pingpong" -n "$N" -c 1; }
+median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+
+# under CMD...: start a tracer, wait until it is attached, run pp, stop it.
+under() {
+	"$@" >"$D/out" 2>"$D/err" &
+	local p=$!
+	for _ in $(seq 300); do
+		grep -qE "Hit Ctrl-C|Attaching" "$D/err" "$D/out" 2>/dev/null && break
+		sleep 0.05
+	done
+	sleep 0.5
+	pp
+	kill -INT $p
+	wait $p 2>/dev/null
+}
+
+# Kernel memory of the maps a process holds (memlock of its map fds).
+maps_kib() {
+	awk '/^memlock:/{m=$2} /^map_type:/{s+=m} END{printf "%d", s/1024}' /proc/"$1"/fdinfo/* 2>/dev/null
+}
+
+startup=$(startup_ms 7 "$BIN/offcputime-lite")
+rm -f "$D/err"
+"$BIN/offcputime-lite" >/dev/null 2>"$D/err" &
+p=$!
+while ! grep -q "Hit Ctrl-C" "$D/err" 2>/dev/null; do sleep 0.02; done
+mem=$(maps_kib $p)
+idle_rss=$(awk '/VmRSS/{print $2}' /proc/$p/status)
+kill -INT $p; wait $p 2>/dev/null
+
+# 10,000 distinct stacks: a stack map large enough that few collide
+mkfifo "$D/go"
+"$WL/stacks10k" -n 10000 -g "$D/go" >/dev/null &
+w=$!
+rm -f "$D/err"
+"$BIN/offcputime-lite" -f -p $w --stack-storage-size 131072 --perf-max-stack-depth 24 \
+	>"$D/folded" 2>"$D/err" &
+p=$!
+while ! grep -q "Hit Ctrl-C" "$D/err" 2>/dev/null; do sleep 0.02; done
+echo 5 >/proc/$p/clear_refs	# peak RSS from here on
+echo go >"$D/go"
+wait $w
+sleep 0.2
+t0=$(date +%s%N)
+kill -INT $p
+hwm=0
+while kill -0 $p 2>/dev/null; do
+	v=$(awk '/VmHWM/{print $2}' /proc/$p/status 2>/dev/null)
+	[ -n "$v" ] && hwm=$v
+	sleep 0.002
+done
+t1=$(date +%s%N)
+wait $p 2>/dev/null
+stacks=$(wc -l <"$D/folded")
+report_ms=$(((t1 - t0) / 1000000))
+
+: >"$D/base"; : >"$D/lite"; : >"$D/bt"
+for _ in $(seq "$ROUNDS"); do
+	pp >>"$D/base"
+	under "$BIN/offcputime-lite" -f >>"$D/lite"
+	under bpftrace "$D/offcpu.bt" >>"$D/bt"
+done
+b=$(median <"$D/base"); l=$(median <"$D/lite"); t=$(median <"$D/bt")
+
+printf "%-44s %12s\n" "offcputime-lite start-up (median of 7)" "${startup} ms"
+printf "%-44s %12s\n" "RSS once attached" "${idle_rss} KiB"
+printf "%-44s %12s\n" "kernel map memory (defaults)" "${mem} KiB"
+printf "%-44s %12s\n" "report of $stacks distinct stacks: time" "${report_ms} ms"
+printf "%-44s %12s\n" "  peak RSS while tracing and reporting" "${hwm} KiB"
+printf "%-44s %12s %8s\n" "ping-pong ($N round trips, CPU time)" "ns/trip" "ratio"
+printf "%-44s %12.0f %8s\n" "  no tool" "$b" "1.00"
+printf "%-44s %12.0f %8s\n" "  offcputime-lite (whole system)" "$l" "$(ratio "$l" "$b")"
+printf "%-44s %12.0f %8s\n" "  bpftrace (same maps and stacks)" "$t" "$(ratio "$t" "$b")"
