@@ -301,11 +301,17 @@ out:
 static const char *what(void)
 {
 	static char buf[128];
+	char who[32];
 
-	snprintf(buf, sizeof(buf), "off-CPU time (us) of %s by %s stack",
-		 env.tid ? "thread" : env.pid ? "process" :
-		 cfg.user_threads_only ? "user threads" :
-		 cfg.kernel_threads_only ? "kernel threads" : "all threads",
+	/* bcc's banner */
+	if (env.tid)
+		snprintf(who, sizeof(who), "TID %d", env.tid);
+	else if (env.pid)
+		snprintf(who, sizeof(who), "PID %d", env.pid);
+	else
+		snprintf(who, sizeof(who), "%s", cfg.user_threads_only ? "user threads" :
+			 cfg.kernel_threads_only ? "kernel threads" : "all threads");
+	snprintf(buf, sizeof(buf), "off-CPU time (us) of %s by %s stack", who,
 		 cfg.user_stacks_only ? "user" : cfg.kernel_stacks_only ? "kernel" :
 		 "user + kernel");
 	return buf;

@@ -119,7 +119,7 @@ check_named_stacks() {
 	grep -Eq '^        [0-9]+$' "$TOOL_OUT"
 	# sorted by total time, ascending as bcc prints: the sleep stack (~600 ms) is last
 	tail -12 "$TOOL_OUT" | grep -q offcpu_sleep_fn
-	grep -q "Tracing off-CPU time (us) of process by user + kernel stack... Hit Ctrl-C to end." "$TOOL_ERR"
+	grep -q "Tracing off-CPU time (us) of PID $WLPID by user + kernel stack... Hit Ctrl-C to end." "$TOOL_ERR"
 }
 
 @test "offcputime: -U and -K keep only user or kernel stacks" {
