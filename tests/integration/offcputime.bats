@@ -222,3 +222,24 @@ prog_ids_of() {
 	expect_fail 2 "unexpected argument" "$BIN/offcputime-lite" 1 2
 	expect_fail 2 "invalid minimum block time: '-1'|invalid minimum block time: -1" "$BIN/offcputime-lite" -m -1
 }
+
+@test "offcputime: a process in another mount namespace, its binary on a tmpfs only it sees, gets names" {
+	command -v unshare >/dev/null || skip "no unshare"
+	local go dir=/tmp/bpflite-mnt-$$
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	mkdir -p "$dir"
+	unshare -m sh -c "mount -t tmpfs none '$dir' && cp '$WL/offcpu' '$dir/' && exec '$dir/offcpu' -n 4 -s 50 -p 20 -g '$go'" >"$WLOUT" &
+	local sh=$!
+	start_tool offcputime-lite -j
+	go "$go"
+	wait "$sh"
+	stop_tool INT
+	rmdir "$dir"
+	WLPID=$(jq .pid "$WLOUT")
+	[ -n "$WLPID" ]
+	# the host has no such file: the names came from the process's own view
+	[ ! -e "$dir/offcpu" ]
+	[ "$(json_total offcpu_sleep_fn)" -gt 150000 ]
+	[ "$(json_total offcpu_pipe_fn)" -gt 0 ]
+}
