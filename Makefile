@@ -8,7 +8,7 @@
 #   make clean
 
 # Tools with a BPF side: bpf/<t>.bpf.c, bpf/<t>.h, tools/<t>.c -> build/bin/<t>-lite
-TOOLS := runqlat biolatency tcpretrans dstate strace offcputime
+TOOLS := runqlat biolatency tcpretrans dstate strace offcputime execsnoop opensnoop
 # Tools without a BPF side: tools/<t>.c -> build/bin/<t>-lite
 USER_TOOLS := flamegraph
 

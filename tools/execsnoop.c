@@ -47,8 +47,8 @@ static const char doc[] =
 "    execsnoop-lite -U          # include a UID column\n"
 "    execsnoop-lite -u 1000     # only execs by UID 1000\n"
 "    execsnoop-lite -q          # quote every argument\n"
-"    execsnoop-lite -n main     # only commands whose name matches 'main' (regex)\n"
-"    execsnoop-lite -l tpkg     # only execs whose arguments match 'tpkg' (regex)\n"
+"    execsnoop-lite -n main     # only command names matching 'main' (regex)\n"
+"    execsnoop-lite -l tpkg     # only arguments matching 'tpkg' (regex)\n"
 "    execsnoop-lite -c /sys/fs/cgroup/unified/app  # only this cgroup\n"
 "    execsnoop-lite --max-args 50  # show up to 50 arguments\n"
 "    execsnoop-lite -j          # NDJSON, one object per exec\n";
@@ -61,9 +61,9 @@ static const struct argp_option options[] = {
 	{ "line", 'l', "LINE", 0, "Only execs whose arguments match LINE (regex)", 0 },
 	{ "uid", 'u', "UID", 0, "Only execs by this UID", 0 },
 	{ "print-uid", 'U', NULL, 0, "Include a UID column", 0 },
-	{ "max-args", OPT_MAX_ARGS, "N", 0, "Show at most N arguments (default 20, at most 128)", 0 },
+	{ "max-args", OPT_MAX_ARGS, "N", 0, "Show at most N arguments (default 20, max 128)", 0 },
 	{ "max-arg-len", OPT_MAX_ARG_LEN, "BYTES", 0,
-	  "Cut each argument at BYTES bytes (default 256, at most 1024)", 0 },
+	  "Cut arguments at BYTES (default 256, max 1024)", 0 },
 	{ 0 },
 };
 

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# opensnoop-lite and execsnoop-lite: start-up, peak RSS, kernel map
+# memory; the slowdown of a tight open loop (snoopwl burst: openat+close)
+# alone, under opensnoop-lite and under an equivalent bpftrace program;
+# and the highest open rate traced with nothing lost.
+cd "$(dirname "$0")/../.." || exit 1
+. scripts/bench/lib.sh
+
+N=${BENCH_OPENS:-200000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Kernel memory of the BPF maps process $1 holds (memlock of each map fd).
+fd_maps_bytes() {
+	grep -h '^memlock:' $(grep -l '^map_id:' /proc/"$1"/fdinfo/* 2>/dev/null) 2>/dev/null |
+		awk '{s += $2} END {print s + 0}'
+}
+
+map_mib() {
+	"$@" >/dev/null 2>"$tmp/err" &
+	local p=$!
+	while ! grep -q "Hit Ctrl-C" "$tmp/err" 2>/dev/null; do
+		kill -0 $p 2>/dev/null || break
+		sleep 0.01
+	done
+	awk -v b="$(fd_maps_bytes $p)" 'BEGIN{printf "%.2f", b / 1048576}'
+	kill -INT $p 2>/dev/null
+	wait $p 2>/dev/null
+}
+
+# run_burst NWORKERS TRACER_READY_PATTERN TRACER...: NWORKERS snoopwl
+# bursts of N opens each, started together once the tracer is ready.
+# Prints "seconds rate lost" (rate: opens/s summed over workers; lost:
+# the tool's loss record, or - when not known).
+run_burst() {
+	local nw=$1 pattern=$2
+	shift 2
+	local go=$tmp/go tp=
+	rm -f "$go"
+	mkfifo "$go"
+	if [ $# -gt 0 ]; then
+		"$@" >"$tmp/tool.out" 2>"$tmp/tool.err" &
+		tp=$!
+		while ! grep -q "$pattern" "$tmp/tool.err" "$tmp/tool.out" 2>/dev/null; do
+			kill -0 $tp 2>/dev/null || { echo "tracer failed: $(cat "$tmp/tool.err")" >&2; return 1; }
+			sleep 0.05
+		done
+	fi
+	local pids=()
+	for i in $(seq "$nw"); do
+		"$WL/snoopwl" -g "$go" -d "$tmp" burst "$N" >"$tmp/wl.$i" &
+		pids+=($!)
+	done
+	sleep 0.2
+	echo go >"$go"
+	wait "${pids[@]}"
+	if [ -n "$tp" ]; then
+		sleep 0.5
+		kill -INT $tp
+		wait $tp 2>/dev/null
+	fi
+	local lost=-
+	if [ -n "$tp" ] && grep -q "Hit Ctrl-C" "$tmp/tool.err"; then
+		lost=$(grep -o 'warning: [0-9]* events lost' "$tmp/tool.err" | awk '{print $2}')
+		lost=${lost:-0}
+	fi
+	cat "$tmp"/wl.* | jq -rs --arg lost "$lost" \
+		'"\(map(.seconds) | max) \(map(.rate) | add | floor) \($lost)"'
+	rm -f "$tmp"/wl.*
+}
+
+# bpftrace doing what opensnoop-lite does: arguments at entry, one line at exit.
+BT='tracepoint:syscalls:sys_enter_open,tracepoint:syscalls:sys_enter_openat,tracepoint:syscalls:sys_enter_openat2
+{ @path[tid] = args->filename; }
+tracepoint:syscalls:sys_exit_open,tracepoint:syscalls:sys_exit_openat,tracepoint:syscalls:sys_exit_openat2
+/@path[tid]/ { printf("%d %s %d %s\n", pid, comm, args->ret, str(@path[tid])); delete(@path[tid]); }'
+
+echo "start-up (median of 7), peak RSS, kernel maps"
+printf "%-34s %10s %10s %10s\n" tool "start ms" "RSS KiB" "maps MiB"
+for t in opensnoop-lite execsnoop-lite; do
+	printf "%-34s %10s %10s %10s\n" "$t" "$(startup_ms 7 "$BIN/$t")" \
+		"$(peak_rss_kb 3 "$BIN/$t")" "$(map_mib "$BIN/$t")"
+done
+echo
+echo "tight open loop: $N x (openat + close), output to a file"
+printf "%-34s %9s %11s %8s %7s\n" "traced by" seconds "opens/s" ratio lost
+read -r base rate _ < <(run_burst 1 "")
+printf "%-34s %9s %11s %8s %7s\n" "nothing" "$base" "$rate" 1.00 -
+row() {
+	local name=$1 s r l
+	shift
+	read -r s r l < <(run_burst 1 "$@") || return
+	printf "%-34s %9s %11s %8s %7s\n" "$name" "$s" "$r" "$(ratio "$s" "$base")" "$l"
+}
+row "opensnoop-lite (text)" "Hit Ctrl-C" "$BIN/opensnoop-lite"
+row "opensnoop-lite -j" "Hit Ctrl-C" "$BIN/opensnoop-lite" -j
+row "opensnoop-lite, wake every 64 KiB" "Hit Ctrl-C" "$BIN/opensnoop-lite" --wakeup-bytes 65536
+if command -v bpftrace >/dev/null; then
+	row "bpftrace (same probes, printf)" "Attaching" bpftrace -e "$BT"
+fi
+echo
+echo "highest open rate with nothing lost (default 2 MiB buffer, -j to a file)"
+printf "%-34s %11s %7s\n" "workers x $N opens" "opens/s" lost
+for nw in 1 2; do
+	read -r s r l < <(run_burst "$nw" "Hit Ctrl-C" "$BIN/opensnoop-lite" -j)
+	printf "%-34s %11s %7s\n" "$nw" "$r" "$l"
+done
