@@ -194,11 +194,9 @@ static void parse_expr(const char *e)
 		parse_trace(e);
 		return;
 	}
-	if (!strncmp(e, "trace=", 6) || !strncmp(e, "t=", 2) || !strncmp(e, "trace_fds=", 0)) {
-		if (!strncmp(e, "trace=", 6) || !strncmp(e, "t=", 2)) {
-			parse_trace(eq + 1);
-			return;
-		}
+	if (!strncmp(e, "trace=", 6) || !strncmp(e, "t=", 2)) {
+		parse_trace(eq + 1);
+		return;
 	}
 	if (!strncmp(e, "status=", 7)) {
 		if (!strcmp(eq + 1, "successful"))
