@@ -301,6 +301,7 @@ struct uproc {
 
 struct usyms {
 	struct uproc *procs[HASH_SIZE];
+	size_t nr_procs;
 	struct ufile *files[HASH_SIZE];
 	size_t max_bytes, bytes;
 	unsigned long long tick;
@@ -639,6 +640,7 @@ static void proc_insert(struct usyms *u, struct uproc *p)
 
 	p->next = u->procs[h];
 	u->procs[h] = p;
+	u->nr_procs++;
 }
 
 static void proc_unlink(struct usyms *u, struct uproc *p)
@@ -648,6 +650,7 @@ static void proc_unlink(struct usyms *u, struct uproc *p)
 	for (pp = &u->procs[hash_pid(p->tgid)]; *pp; pp = &(*pp)->next) {
 		if (*pp == p) {
 			*pp = p->next;
+			u->nr_procs--;
 			return;
 		}
 	}
@@ -690,6 +693,34 @@ void usyms__forget(struct usyms *u, pid_t tgid)
 		return;
 	proc_unlink(u, p);
 	proc_free(u, p);
+}
+
+size_t usyms__count(const struct usyms *u)
+{
+	return u->nr_procs;
+}
+
+void usyms__prune(struct usyms *u, bool (*keep)(pid_t tgid, void *ctx), void *ctx)
+{
+	char path[32];
+	int h;
+
+	for (h = 0; h < HASH_SIZE; h++) {
+		struct uproc **pp = &u->procs[h];
+
+		while (*pp) {
+			struct uproc *p = *pp;
+
+			snprintf(path, sizeof(path), "/proc/%d", p->tgid);
+			if (!access(path, F_OK) || (keep && keep(p->tgid, ctx))) {
+				pp = &p->next;
+				continue;
+			}
+			*pp = p->next;
+			u->nr_procs--;
+			proc_free(u, p);
+		}
+	}
 }
 
 static const struct umap *map_find(const struct uproc *p, __u64 addr)

@@ -62,6 +62,14 @@ int usyms__refresh(struct usyms *u, pid_t tgid);
 void usyms__set_debug_dir(struct usyms *u, const char *dir);
 /* Forget a process (its mappings), e.g. after its stacks were printed. */
 void usyms__forget(struct usyms *u, pid_t tgid);
+/* Processes known (alive or not). */
+size_t usyms__count(const struct usyms *u);
+/*
+ * Forget every process that has exited unless keep(tgid, ctx) says its
+ * frames are still to be named: bounds memory over long runs with many
+ * short-lived processes.
+ */
+void usyms__prune(struct usyms *u, bool (*keep)(pid_t tgid, void *ctx), void *ctx);
 /*
  * Name addr in tgid: "func" (with offset "func+0x1a" when with_offset),
  * else "module+0xoffset", else "[unknown]". Snapshots tgid on first use.

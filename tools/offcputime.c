@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include "tool.h"
 #include "hist.h"
 #include "json.h"
@@ -148,6 +149,70 @@ static int on_event(void *ctx, void *data, size_t len)
 	err = usyms__refresh(r->usyms, e->tgid);
 	/* gone already: its frames will read module+offset or [unknown] */
 	msg__verbose("snapshot of process %u: %s", e->tgid, err ? strerror(-err) : "ok");
+	return 0;
+}
+
+/* Processes known to the symbolizer before exited ones are pruned. */
+#define PRUNE_AT	4096
+
+struct tgids {
+	__u32 *v;
+	size_t n;
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_map(pid_t tgid, void *ctx)
+{
+	const struct tgids *t = ctx;
+	__u32 k = tgid;
+
+	return bsearch(&k, t->v, t->n, sizeof(k), cmp_u32);
+}
+
+/*
+ * Every few seconds: when many processes have come and gone, forget the
+ * exited ones with no stack left in the map, so a long run does not grow.
+ */
+static int on_tick(void *ctx)
+{
+	struct run *r = ctx;
+	static int ticks;
+	struct offcpu_key key, next, *prev = NULL;
+	struct tgids t = { 0 };
+	size_t cap = 0;
+	int fd;
+
+	static size_t prune_at;
+
+	if (!prune_at)	/* tests lower it */
+		prune_at = getenv("BPFLITE_PRUNE_AT") ? strtoul(getenv("BPFLITE_PRUNE_AT"), NULL, 0) : 0;
+	if (!prune_at)
+		prune_at = PRUNE_AT;
+	if (++ticks % 50 || usyms__count(r->usyms) < prune_at)
+		return 0;
+	fd = bpf_map__fd(r->skel->maps.info);
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		if (t.n == cap) {
+			void *q = realloc(t.v, (cap = cap ? cap * 2 : 1024) * sizeof(*t.v));
+
+			if (!q)
+				break;
+			t.v = q;
+		}
+		t.v[t.n++] = next.tgid;
+		key = next;
+		prev = &key;
+	}
+	qsort(t.v, t.n, sizeof(*t.v), cmp_u32);
+	usyms__prune(r->usyms, in_map, &t);
+	msg__verbose("symbolizer: %zu processes after pruning", usyms__count(r->usyms));
+	free(t.v);
 	return 0;
 }
 
@@ -380,7 +445,7 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
-	err = loop__ringbuf(rb, env.duration, 100, NULL, NULL, &r);
+	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
 	ring_buffer__consume(rb);

@@ -243,3 +243,23 @@ prog_ids_of() {
 	[ "$(json_total offcpu_sleep_fn)" -gt 150000 ]
 	[ "$(json_total offcpu_pipe_fn)" -gt 0 ]
 }
+
+@test "offcputime: exited processes are pruned from the symbolizer, except those with stacks to name" {
+	local go t_sleep
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
+	WLPID=$!
+	BPFLITE_PRUNE_AT=1 start_tool offcputime-lite -j -v
+	go "$go"
+	wait "$WLPID"
+	# short-lived processes the tool snapshots and then may forget
+	for _ in $(seq 30); do /bin/sleep 0.01; done
+	sleep 5.5	# the pruning runs every 5 s
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	grep -q "symbolizer: [0-9]* processes after pruning" "$TOOL_ERR"
+	t_sleep=$(json_total offcpu_sleep_fn)
+	echo "sleep total ${t_sleep}us"
+	assert_between "sleep tool/workload" "$(awk -v a="$t_sleep" -v b="$(jq .sleep_us "$WLOUT")" 'BEGIN{print a/b}')" 0.9 1.1
+}

@@ -191,6 +191,20 @@ static void test_pie_and_shared_lib(void **state)
 	   "cc -O1 -g -fPIE -pie prog.c -L. -lt -Wl,-rpath,%s -o pie", dir, dir);
 }
 
+static bool keep_none(pid_t tgid, void *ctx)
+{
+	(void)tgid;
+	(void)ctx;
+	return false;
+}
+
+static bool keep_all(pid_t tgid, void *ctx)
+{
+	(void)tgid;
+	(void)ctx;
+	return true;
+}
+
 static void test_exited_before_lookup(void **state)
 {
 	struct usyms *u = usyms__new(0);
@@ -201,9 +215,17 @@ static void test_exited_before_lookup(void **state)
 	snprintf(prog, sizeof(prog), "%s/pie", dir);
 	child_start(&c, prog);
 	assert_int_equal(usyms__snapshot(u, c.pid), 0);
+	assert_int_equal(usyms__snapshot(u, getpid()), 0);
+	assert_int_equal(usyms__count(u), 2);
 	child_end(&c);
+	/* pruning keeps the living, and the dead still wanted */
+	usyms__prune(u, keep_all, NULL);
+	assert_int_equal(usyms__count(u), 2);
 	/* the symbols were never loaded while it lived */
 	assert_string_equal(name(u, c.pid, c.addr[0], false), "pie_fn");
+	usyms__prune(u, keep_none, NULL);
+	assert_int_equal(usyms__count(u), 1);
+	assert_string_equal(name(u, c.pid, c.addr[0], false), "[unknown]");
 	/* never seen alive: nothing to go on, but no frame vanishes */
 	assert_string_equal(name(u, 999999999, 0x401000, false), "[unknown]");
 	usyms__free(u);
