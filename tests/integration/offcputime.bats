@@ -263,3 +263,26 @@ prog_ids_of() {
 	echo "sleep total ${t_sleep}us"
 	assert_between "sleep tool/workload" "$(awk -v a="$t_sleep" -v b="$(jq .sleep_us "$WLOUT")" 'BEGIN{print a/b}')" 0.9 1.1
 }
+
+@test "offcputime: -c CGROUP counts only tasks in that cgroup" {
+	local cg=/sys/fs/cgroup/unified
+	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
+	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local dir=$cg/bpflite-offcpu-$$ go go2 other
+	mkdir "$dir"
+	go=$(make_go)
+	go2=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
+	WLPID=$!
+	echo "$WLPID" >"$dir/cgroup.procs"
+	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go2" >/dev/null &
+	other=$!
+	start_tool offcputime-lite -j -c "$dir"
+	go "$go" & go "$go2"
+	wait "$WLPID" "$other"
+	stop_tool INT
+	rmdir "$dir"
+	assert_between "sleep tool/workload" "$(awk -v a="$(json_total offcpu_sleep_fn)" -v b="$(jq .sleep_us "$WLOUT")" 'BEGIN{print a/b}')" 0.9 1.1
+	jq -se --argjson p "$other" 'map(select(.pid == $p)) | length == 0' "$TOOL_OUT"
+}
