@@ -66,7 +66,7 @@ run_burst() {
 		lost=${lost:-0}
 	fi
 	cat "$tmp"/wl.* | jq -rs --arg lost "$lost" \
-		'"\(map(.seconds) | max) \(map(.rate) | add | floor) \($lost)"'
+		'"\(map(.seconds) | max * 1000 | floor / 1000) \(map(.rate) | add | floor) \($lost)"'
 	rm -f "$tmp"/wl.*
 }
 
