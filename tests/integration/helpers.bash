@@ -23,6 +23,11 @@ start_tool() {
 	shift
 	TOOL_OUT=$BATS_TEST_TMPDIR/$name.out
 	TOOL_ERR=$BATS_TEST_TMPDIR/$name.err
+	# Empty the files here: the background child truncates them only
+	# after the fork, and a second run of the same tool in one test must
+	# not see the first run's "Hit Ctrl-C" line.
+	: >"$TOOL_OUT"
+	: >"$TOOL_ERR"
 	"$BIN/$name" "$@" >"$TOOL_OUT" 2>"$TOOL_ERR" &
 	TOOL_PID=$!
 	for _ in $(seq 150); do
