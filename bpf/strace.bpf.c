@@ -442,6 +442,51 @@ static __always_inline int handle_exit_task(struct task_struct *p)
 	return 0;
 }
 
+/* "--- SIGCHLD {...} ---": signals as they are delivered to traced threads. */
+static __always_inline int handle_signal(int sig, struct kernel_siginfo *info)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct strace_signal *e;
+
+	/*
+	 * A fatal signal reaches here as a synthetic SIGKILL without siginfo
+	 * (the group is already exiting); strace shows none: "+++ killed by"
+	 * tells it.
+	 */
+	if (!cfg_trace || sig == 9 || !bpf_map_lookup_elem(&traced, &tid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		lose(bpf_get_current_pid_tgid() >> 32);
+		return 0;
+	}
+	e->h.type = EV_SIGNAL;
+	e->h.slot = STRACE_SLOT_NONE;
+	e->h.tgid = bpf_get_current_pid_tgid() >> 32;
+	e->h.tid = tid;
+	e->h.ts = bpf_ktime_get_ns();
+	e->signo = sig;
+	e->code = BPF_CORE_READ(info, si_code);
+	e->pid = BPF_CORE_READ(info, _sifields._kill._pid);
+	e->uid = BPF_CORE_READ(info, _sifields._kill._uid);
+	e->status = BPF_CORE_READ(info, _sifields._sigchld._status);
+	e->pad = 0;
+	submit(e, sizeof(*e));
+	return 0;
+}
+
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(signal_deliver_btf, int sig, struct kernel_siginfo *info)
+{
+	return handle_signal(sig, info);
+}
+
+SEC("raw_tp/signal_deliver")
+int BPF_PROG(signal_deliver_raw, int sig, struct kernel_siginfo *info)
+{
+	return handle_signal(sig, info);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
 {

@@ -61,6 +61,7 @@ enum strace_event_type {
 	EV_EXIT,
 	EV_PROC_EXIT,		/* a traced process ended */
 	EV_CALL,		/* entry and exit in one (struct strace_exit) */
+	EV_SIGNAL,		/* a signal delivered to a traced thread */
 };
 
 struct strace_hdr {
@@ -104,6 +105,16 @@ struct strace_exit {
 struct strace_proc_exit {
 	struct strace_hdr h;
 	__u32 exit_code;		/* the kernel's: status << 8 or signal */
+	__u32 pad;
+};
+
+struct strace_signal {
+	struct strace_hdr h;
+	__s32 signo;
+	__s32 code;		/* si_code */
+	__s32 pid;		/* si_pid (kill, sigqueue, SIGCHLD) */
+	__u32 uid;		/* si_uid */
+	__s32 status;		/* si_status (SIGCHLD) */
 	__u32 pad;
 };
 

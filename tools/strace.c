@@ -815,6 +815,66 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 	fprintf(out, "%s\n", line.p);
 }
 
+/* strace's si_code names: generic ones, and SIGCHLD's own. */
+static const char *si_code_name(int signo, int code, char *buf, size_t len)
+{
+	static const char *chld[] = { NULL, "CLD_EXITED", "CLD_KILLED", "CLD_DUMPED",
+				      "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED" };
+
+	switch (code) {
+	case 0: return "SI_USER";
+	case 0x80: return "SI_KERNEL";
+	case -1: return "SI_QUEUE";
+	case -2: return "SI_TIMER";
+	case -3: return "SI_MESGQ";
+	case -4: return "SI_ASYNCIO";
+	case -6: return "SI_TKILL";
+	}
+	if (signo == SIGCHLD && code > 0 && code <= 6)
+		return chld[code];
+	snprintf(buf, len, "%d", code);
+	return buf;
+}
+
+static void on_signal(const struct strace_signal *x)
+{
+	const char *abbrev = sigabbrev_np(x->signo);
+	char sig[32], code[16];
+	const char *c = si_code_name(x->signo, x->code, code, sizeof(code));
+	bool has_pid = x->code == 0 || x->code == -1 || x->code == -6 || x->signo == SIGCHLD;
+
+	if (abbrev)
+		snprintf(sig, sizeof(sig), "SIG%s", abbrev);
+	else
+		snprintf(sig, sizeof(sig), "%d", x->signo);
+	if (env.json) {
+		struct json j;
+
+		json__begin(&j, out);
+		json__str(&j, "type", "signal");
+		json__fixed(&j, "timestamp", (x->h.ts + mono_to_real_ns) / 1e9, 6);
+		json__uint(&j, "pid", x->h.tgid);
+		json__uint(&j, "tid", x->h.tid);
+		json__str(&j, "signal", sig);
+		json__str(&j, "si_code", c);
+		if (has_pid) {
+			json__int(&j, "si_pid", x->pid);
+			json__uint(&j, "si_uid", x->uid);
+		}
+		json__end(&j);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, x->h.tid, x->h.ts);
+	sbuf__printf(&line, "--- %s {si_signo=%s, si_code=%s", sig, sig, c);
+	if (has_pid)
+		sbuf__printf(&line, ", si_pid=%d, si_uid=%u", x->pid, x->uid);
+	if (x->signo == SIGCHLD && x->code > 0)
+		sbuf__printf(&line, ", si_status=%d", x->status);
+	sbuf__printf(&line, "} ---\n");
+	fputs(line.p, out);
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct strace_hdr *h = data;
@@ -834,6 +894,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	case EV_CALL:
 		if (size >= STRACE_EXIT_SMALL && h->slot < STRACE_SLOTS)
 			on_call(data);
+		break;
+	case EV_SIGNAL:
+		if (size >= sizeof(struct strace_signal))
+			on_signal(data);
 		break;
 	case EV_PROC_EXIT:
 		if (size >= sizeof(struct strace_proc_exit))

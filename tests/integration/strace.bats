@@ -209,7 +209,7 @@ check_short_trace() {
 
 # IDs of loaded programs with strace-lite's names (others' come and go on a shared machine).
 strace_progs() {
-	bpftool prog show -j 2>/dev/null | jq -r '.[] | select(.name | test("^(sys_enter|sys_exit|sched_process_fork|sched_process_exit)_(btf|raw)$")) | .id' | sort -n
+	bpftool prog show -j 2>/dev/null | jq -r '.[] | select(.name | test("^(sys_enter|sys_exit|sched_process_fork|sched_process_exit|signal_deliver)_(btf|raw)$")) | .id' | sort -n
 }
 
 @test "strace: -p stopped by SIGINT prints the summary, exit 0, leaves no BPF behind" {
@@ -220,9 +220,9 @@ strace_progs() {
 	p=$!
 	WLP=$p
 	start_tool strace-lite -c -p "$p"
-	# the ones that appeared with the tool: sys_enter, sys_exit, fork, exit
+	# the ones that appeared with the tool: sys_enter, sys_exit, fork, exit, signal
 	mine=$(comm -13 <(echo "$before") <(strace_progs))
-	[ "$(echo "$mine" | wc -w)" -ge 4 ]
+	[ "$(echo "$mine" | wc -w)" -ge 5 ]
 	go "$go"
 	sleep 0.5
 	stop_tool INT
@@ -278,6 +278,21 @@ strace_progs() {
 	[ "$status" = 0 ]
 	[ "$(echo "$output" | grep -c hello-from-child)" = 1 ]
 	expect_fail 1 "failed to run '/nonexistent/cmd': No such file or directory" "$BIN/strace-lite" /nonexistent/cmd
+}
+
+@test "strace: signals delivered are shown as strace shows them" {
+	local out=$BATS_TEST_TMPDIR/s.txt
+	run "$BIN/strace-lite" -e trace=kill -o "$out" sh -c 'trap "true" USR1; kill -USR1 $$; kill -TERM $$'
+	[ "$status" = 143 ]
+	cat "$out"
+	grep -Eq '^kill\([0-9]+, SIGUSR1\) += 0$' "$out"
+	grep -Eq '^--- SIGUSR1 \{si_signo=SIGUSR1, si_code=SI_USER, si_pid=[0-9]+, si_uid=0\} ---$' "$out"
+	grep -q '^+++ killed by SIGTERM +++$' "$out"
+	# a fatal signal is not shown as a delivery (the kernel's is a synthetic SIGKILL)
+	! grep -q -- '--- SIGKILL' "$out"
+	run "$BIN/strace-lite" -f -j -e trace=none -o "$out" sh -c '/bin/true; exit 0'
+	[ "$status" = 0 ]
+	jq -se '[.[] | select(.type=="signal" and .signal=="SIGCHLD" and .si_code=="CLD_EXITED")] | length == 1' "$out"
 }
 
 @test "strace: ia32 calls are named as such" {
