@@ -410,6 +410,42 @@ void sbuf__printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+static int sbuf_room(struct sbuf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->len + n + 1 <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap * 2 : 256;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -1;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void sbuf__putn(struct sbuf *b, const char *s, size_t n)
+{
+	if (sbuf_room(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+void sbuf__pad(struct sbuf *b, size_t col)
+{
+	if (b->len >= col || sbuf_room(b, col - b->len))
+		return;
+	memset(b->p + b->len, ' ', col - b->len);
+	b->len = col;
+	b->p[b->len] = 0;
+}
+
 void sbuf__reset(struct sbuf *b)
 {
 	b->len = 0;
@@ -428,10 +464,14 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
 {
 	size_t n = len < max ? len : max;
 
-	sbuf__printf(b, "\"");
+	sbuf__putn(b, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			sbuf__putn(b, (const char *)&c, 1);
+			continue;
+		}
 		switch (c) {
 		case '"': sbuf__printf(b, "\\\""); break;
 		case '\\': sbuf__printf(b, "\\\\"); break;
@@ -775,7 +815,7 @@ void sysdecode__ret(struct sbuf *b, const struct sysdecode_opts *o, char kind, l
 				     sysdecode__errdesc(err));
 		return;
 	}
-	sbuf__printf(b, " = ");
+	sbuf__putn(b, " = ", 3);
 	if (kind == 'x')
 		sbuf__printf(b, "%#llx", ret);
 	else if (kind == 'f')

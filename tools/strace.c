@@ -373,6 +373,10 @@ static bool many_tasks(void)
 
 static const char *slot_name(char *buf, size_t len, __u32 slot)
 {
+	const char *n = slot < STRACE_IA32 ? syscall__name(slot, false) : NULL;
+
+	if (n)		/* the common case: no copy */
+		return n;
 	if (slot >= STRACE_IA32)
 		return syscall__format(buf, len, slot - STRACE_IA32, true);
 	return syscall__format(buf, len, slot, false);
@@ -651,16 +655,21 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 	}
 	sbuf__reset(&line);
 	prefix(&line, e->h.tid, e->h.ts);
-	sbuf__printf(&line, "%s(", slot_name(name, sizeof(name), e->h.slot));
-	for (int i = 0; i < n; i++)
-		sbuf__printf(&line, "%s%s", i ? ", " : "", args[i].p ? args[i].p : "");
+	const char *sname = slot_name(name, sizeof(name), e->h.slot);
+
+	sbuf__putn(&line, sname, strlen(sname));
+	sbuf__putn(&line, "(", 1);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sbuf__putn(&line, ", ", 2);
+		sbuf__putn(&line, args[i].p ? args[i].p : "", args[i].len);
+	}
 	if (unfinished) {
 		sbuf__printf(&line, " <unfinished ...>");
 	} else {
-		sbuf__printf(&line, ")");
+		sbuf__putn(&line, ")", 1);
 		/* strace puts " = " at column 40 (its -a 40) */
-		while (line.len < 39)
-			sbuf__printf(&line, " ");
+		sbuf__pad(&line, 39);
 		if (x)
 			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
 		else
@@ -671,8 +680,8 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 			sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
 		}
 	}
-	sbuf__printf(&line, "\n");
-	fputs(line.p, out);
+	sbuf__putn(&line, "\n", 1);
+	fwrite(line.p, 1, line.len, out);
 }
 
 static bool status_wanted(long long ret)
@@ -970,7 +979,11 @@ static int print_summary(void)
 			r->h.count = r->calls;
 			r->h.sum_ns = r->ns;
 		}
-		slot_name(r->name, sizeof(r->name), slot);
+		{
+			char tmp[sizeof(r->name)];
+
+			snprintf(r->name, sizeof(r->name), "%s", slot_name(tmp, sizeof(tmp), slot));
+		}
 		calls += r->calls;
 		errors += r->errors;
 		ns += r->ns;
