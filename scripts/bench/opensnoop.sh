@@ -95,7 +95,7 @@ row() {
 }
 row "opensnoop-lite (text)" "Hit Ctrl-C" "$BIN/opensnoop-lite"
 row "opensnoop-lite -j" "Hit Ctrl-C" "$BIN/opensnoop-lite" -j
-row "opensnoop-lite, wake every 64 KiB" "Hit Ctrl-C" "$BIN/opensnoop-lite" --wakeup-bytes 65536
+row "opensnoop-lite -j, kernel wake-ups" "Hit Ctrl-C" "$BIN/opensnoop-lite" -j --wakeup-bytes 0
 if command -v bpftrace >/dev/null; then
 	row "bpftrace (same probes, printf)" "Attaching" bpftrace -e "$BT"
 fi
