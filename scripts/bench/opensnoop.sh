@@ -18,7 +18,8 @@ fd_maps_bytes() {
 }
 
 map_mib() {
-	"$@" >/dev/null 2>"$tmp/err" &
+	: >"$tmp/err"	# before the start: the wait below must not see the last run's line
+	"$@" >/dev/null 2>>"$tmp/err" &
 	local p=$!
 	while ! grep -q "Hit Ctrl-C" "$tmp/err" 2>/dev/null; do
 		kill -0 $p 2>/dev/null || break
@@ -40,7 +41,9 @@ run_burst() {
 	rm -f "$go"
 	mkfifo "$go"
 	if [ $# -gt 0 ]; then
-		"$@" >"$tmp/tool.out" 2>"$tmp/tool.err" &
+		: >"$tmp/tool.out"
+		: >"$tmp/tool.err"
+		"$@" >>"$tmp/tool.out" 2>>"$tmp/tool.err" &
 		tp=$!
 		while ! grep -q "$pattern" "$tmp/tool.err" "$tmp/tool.out" 2>/dev/null; do
 			kill -0 $tp 2>/dev/null || { echo "tracer failed: $(cat "$tmp/tool.err")" >&2; return 1; }
