@@ -208,6 +208,9 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	echo "$BURST; seen $s lost $l"
 	[ "$issued" = 100000 ]
 	[ $((s + l)) = "$issued" ]
+	# the default buffer is sized to lose nothing here (make bench: 0);
+	# a loaded machine may stall the reader, so only a bound is asserted
+	[ $((l * 20)) -le "$issued" ]
 }
 
 @test "opensnoop: a 1-page buffer loses events, counts them exactly, SIGINT prints the loss summary" {
@@ -224,18 +227,18 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 }
 
 @test "opensnoop: never reports its own opens; SIGINT and SIGTERM leave no BPF behind" {
-	local before
-	before=$(my_progs)
+	local ids
 	for sig in INT TERM; do
 		start_tool opensnoop-lite -j
+		ids=$(proc_bpf_ids "$TOOL_PID")
 		cat /etc/hostname >/dev/null
 		sleep 0.3
 		stop_tool "$sig"
 		[ "$TOOL_RC" = 0 ]
 		jq -se '[.[] | select(.type == "open" and .path == "/etc/hostname")] | length >= 1' "$TOOL_OUT"
 		[ "$(jq -s --argjson p "$TOOL_PID" '[.[] | select(.pid == $p)] | length' "$TOOL_OUT")" = 0 ]
+		assert_bpf_ids_gone "$ids"
 	done
-	assert_no_progs_left "$before"
 }
 
 @test "opensnoop: kernel maps take at most 4 MiB by default" {
@@ -266,4 +269,16 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	command -v setpriv >/dev/null || skip "no setpriv"
 	expect_fail 1 "hint: " \
 		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/opensnoop-lite"
+}
+
+@test "opensnoop: mounts tracefs itself when it is not mounted (private mount namespace)" {
+	command -v unshare >/dev/null || skip "no unshare"
+	run unshare -m --propagation private sh -c '
+		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
+		grep -q tracefs /proc/self/mounts && exit 9
+		"$1" -d 1 -j -v 2>&1 >/dev/null | grep -E "mounted tracefs|Hit Ctrl-C"' sh "$BIN/opensnoop-lite"
+	echo "$output"
+	[ "$status" = 0 ]
+	[[ "$output" == *"mounted tracefs at /sys/kernel/tracing"* ]]
+	[[ "$output" == *"Hit Ctrl-C to end."* ]]
 }
