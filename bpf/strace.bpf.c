@@ -309,10 +309,10 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
-	__u32 tid = (__u32)id_tgid, slot, ai;
+	__u32 tid = (__u32)id_tgid, slot, ai, n;
 	struct strace_task *t;
 	struct strace_exit *e;
-	bool failed, big, retry, whole;
+	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
 	if (!t)
@@ -354,7 +354,12 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 		big = ai < 6 && ret > 0;
 	else
 		big = outbuf && (ret > 0 || retry);
-	if (big)
+	/* a short output (a 1-byte read) goes in a short record */
+	n = (__u64)ret < cfg_strsize ? (__u32)ret : cfg_strsize;
+	tiny = big && !retry && n <= STRACE_CAP_TINY;
+	if (tiny)
+		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL + STRACE_CAP_TINY, 0);
+	else if (big)
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	else
 		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL, 0);
@@ -382,20 +387,24 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	e->cap_len = 0;
 	e->cap_arg = 0xff;
 	e->cap_str = 0;
-	if (big && retry) {
+	if (tiny) {
+		if (n > STRACE_CAP_TINY)
+			n = STRACE_CAP_TINY;
+		barrier_var(n);
+		if (n <= STRACE_CAP_TINY)
+			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+	} else if (big && retry) {
 		e->cap_arg = t->retry_arg;
 		e->cap_str = 1;
 		e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
 	} else if (big) {
-		__u32 n = (__u64)ret < cfg_strsize ? (__u32)ret : cfg_strsize;
-
 		if (n > STRACE_STR_MAX)
 			n = STRACE_STR_MAX;
 		barrier_var(n);
 		if (n <= STRACE_STR_MAX)
 			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
 	}
-	submit(e, big ? sizeof(*e) : STRACE_EXIT_SMALL);
+	submit(e, tiny ? STRACE_EXIT_SMALL + STRACE_CAP_TINY : big ? sizeof(*e) : STRACE_EXIT_SMALL);
 	return 0;
 }
 

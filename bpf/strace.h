@@ -101,6 +101,7 @@ struct strace_exit {
 	char cap[STRACE_STR_MAX];
 };
 #define STRACE_EXIT_SMALL	(sizeof(struct strace_exit) - STRACE_STR_MAX)
+#define STRACE_CAP_TINY		32	/* an output this short: a short record */
 
 struct strace_proc_exit {
 	struct strace_hdr h;
