@@ -237,33 +237,15 @@ static int print_counts(struct tcpretrans_bpf *skel)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = options,
-		.parser = parse_arg,
-		.args_doc = NULL,
-		.doc = doc,
-		.children = NULL,
-	};
-	struct argp full = argp;
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct ring_buffer *rb = NULL;
 	struct tcpretrans_bpf *skel;
 	int err;
 
 	msg__init(TOOL);
-	full.children = opts__children(OPTS_TIMESTAMP);
-	opts__parse(&full, argc, argv, NULL);
-
-	if (tool__open_opts(&open_opts))
+	opts__parse_tool(options, parse_arg, NULL, doc, OPTS_TIMESTAMP, argc, argv);
+	skel = TOOL_OPEN(tcpretrans_bpf);
+	if (!skel)
 		return EXIT_FAIL;
-	skel = tcpretrans_bpf__open_opts(&open_opts);
-	if (!skel) {
-		tool__open_failed(-errno);
-		return EXIT_FAIL;
-	}
-	err = tool__prepare(skel->obj);
-	if (err)
-		goto out;
 	skel->rodata->cfg_family = cfg.family;
 	skel->rodata->cfg_count = cfg.count;
 	if (cfg.count)		/* no events: the smallest ring buffer */

@@ -207,31 +207,21 @@ all_count() {
 	[ "$(echo "$output" | grep -c '"type":"interval"')" = 2 ]
 }
 
-# No program of this tool is loaded any more (the machine may run other
-# tools meanwhile: only ours are looked at). Freed after an RCU grace period.
-assert_no_prog_left() {
-	for _ in $(seq 50); do
-		[ "$(bpftool prog show -j | jq '[.[] | select(.name // "" | test("^block_rq_"))] | length')" = 0 ] && return 0
-		sleep 0.1
-	done
-	echo "biolatency programs left behind" >&2
-	return 1
-}
-
 @test "biolatency: SIGINT and SIGTERM print the final histogram, exit 0, leave no BPF behind" {
-	local go wp
+	local go wp ids
 	for sig in INT TERM; do
 		go=$(make_go)
 		"$WL/blkrw" -f "$LOOP" -w 3 -r 3 -s 4096 -g "$go" >/dev/null &
 		wp=$!
 		start_tool biolatency-lite -d "$DISK"
+		ids=$(proc_bpf_ids "$TOOL_PID")
 		go "$go"
 		wait "$wp"
 		stop_tool "$sig"
 		[ "$TOOL_RC" = 0 ]
 		grep -q "usecs               : count     distribution" "$TOOL_OUT"
+		assert_bpf_ids_gone "$ids"
 	done
-	assert_no_prog_left
 }
 
 @test "biolatency: bad input gets a clear message and exit 2" {
