@@ -521,14 +521,69 @@ static void fd_track(const struct strace_enter *e, const struct strace_exit *x, 
 				return;
 			}
 		}
-		if (!strncmp(name, "dup", 3) && fd_known(e->h.tgid, e->args[0])) {
+		if (!strncmp(name, "dup", 3)) {
 			const char *p = fd_known(e->h.tgid, e->args[0]);
 
-			fd_remember(e->h.tgid, x->ret, p, strlen(p));
+			if (p)
+				fd_remember(e->h.tgid, x->ret, p, strlen(p));
+			else	/* a copy of what we do not know: not what it was */
+				fd_forget(e->h.tgid, x->ret);
+		} else {
+			fd_forget(e->h.tgid, x->ret);
 		}
 	} else if (!strcmp(name, "close") && !before) {
 		fd_forget(e->h.tgid, e->args[0]);
 	}
+}
+
+/* Is fd of tgid close-on-exec? ("flags:" of /proc/<tgid>/fdinfo/<fd>, octal) */
+static bool fd_cloexec(pid_t tgid, int fd)
+{
+	char path[96], line[128];
+	unsigned long flags = 0;
+	bool cloexec = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tgid, fd);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "flags: %lo", &flags) == 1) {
+			cloexec = flags & O_CLOEXEC;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return cloexec;
+}
+
+/* -y: the fds a process has when tracing starts (inherited ones, stdio). */
+static void fd_snapshot(pid_t tgid)
+{
+	char dir[64], path[96], target[PATH_MAX];
+	struct dirent *d;
+	DIR *dp;
+	int fd;
+
+	if (!cfg.fd_paths)
+		return;
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", tgid);
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp))) {
+		ssize_t n;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		fd = atoi(d->d_name);
+		if (fd_cloexec(tgid, fd))	/* gone at exec */
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", tgid, fd);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0)
+			fd_remember(tgid, fd, target, n);
+	}
+	if (dp)
+		closedir(dp);
 }
 
 /* Decode the arguments of an entry into args[]; returns how many. */
@@ -640,6 +695,12 @@ static void emit_json(const struct strace_enter *e, int nargs, const struct stra
 	json__end(&j);
 }
 
+/* Did the user ask for this slot? (-y traces fd calls it does not show) */
+static bool shown(__u32 slot)
+{
+	return slot < STRACE_SLOTS && (cfg.mask[slot / 64] & (1ULL << (slot % 64)));
+}
+
 /* One line: the entry e, and its exit x (NULL: did not return or not yet). */
 static void print_call(const struct strace_enter *e, const struct strace_exit *x, bool unfinished)
 {
@@ -647,8 +708,11 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
 				    .tgid = e->h.tgid, .fd_path = fd_known };
 	char name[64];
-	int n = decode_args(e, x);
+	int n;
 
+	if (!shown(e->h.slot))
+		return;
+	n = decode_args(e, x);
 	if (env.json) {
 		emit_json(e, n, x, unfinished, e->h.ts);
 		return;
@@ -734,7 +798,7 @@ static void on_exit_event(const struct strace_exit *x)
 		return;
 	}
 	/* the entry was lost: say what we know */
-	if (!status_wanted(x->ret))
+	if (!status_wanted(x->ret) || !shown(x->h.slot))
 		return;
 	if (env.json) {
 		struct json j;
@@ -1067,6 +1131,7 @@ static int attach_pid(pid_t pid)
 	DIR *dir;
 	int n = 0;
 
+	fd_snapshot(pid);
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	dir = opendir(path);
 	if (!dir)
@@ -1197,6 +1262,9 @@ static int release_child(void)
 
 	if (trace_tid(child, TASK_WAIT_EXEC))
 		return -errno;
+	/* what it inherits from us, less the go pipe it closes before exec */
+	fd_snapshot(child);
+	fd_forget(child, go_pipe[0]);
 	if (write(go_pipe[1], "g", 1) != 1)
 		return -errno;
 	close(go_pipe[1]);
@@ -1283,6 +1351,22 @@ static void set_rodata(void)
 	if (!cfg.mask_set)
 		memset(cfg.mask, 0xff, sizeof(cfg.mask));
 	memcpy((void *)skel->rodata->cfg_mask, cfg.mask, sizeof(cfg.mask));
+	if (cfg.fd_paths && !skel->rodata->cfg_summary) {
+		/*
+		 * -y: follow opens, dups and closes even when -e trace= leaves
+		 * them out, so that fds are named from the calls, not from /proc
+		 * when the line is printed (by then the fd may be another file).
+		 */
+		__u64 *m = (__u64 *)skel->rodata->cfg_mask;
+
+		for (size_t i = 0; i < n; i++) {
+			if (t[i].ret != 'f' && strcmp(t[i].name, "close"))
+				continue;
+			nr = syscall__nr(t[i].name, false);
+			if (nr >= 0)
+				m[nr / 64] |= 1ULL << (nr % 64);
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		nr = syscall__nr(t[i].name, false);
 		if (nr >= 0)
