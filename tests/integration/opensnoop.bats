@@ -282,3 +282,36 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	[[ "$output" == *"mounted tracefs at /sys/kernel/tracing"* ]]
 	[[ "$output" == *"Hit Ctrl-C to end."* ]]
 }
+
+@test "opensnoop: agrees with a bpftrace reference on the workload's opens" {
+	command -v bpftrace >/dev/null || skip "no bpftrace"
+	ensure_tracefs
+	local go bt btp
+	go=$(make_go)
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" opens >"$BATS_TEST_TMPDIR/wl.json" &
+	WLP=$!
+	WLJ=$BATS_TEST_TMPDIR/wl.json
+	bt=$BATS_TEST_TMPDIR/bt.out
+	bpftrace -e "
+tracepoint:syscalls:sys_enter_open,tracepoint:syscalls:sys_enter_openat,tracepoint:syscalls:sys_enter_openat2
+/pid == $WLP/ { @p[tid] = args->filename; }
+tracepoint:syscalls:sys_exit_open,tracepoint:syscalls:sys_exit_openat,tracepoint:syscalls:sys_exit_openat2
+/@p[tid]/ { printf(\"%d %s\\n\", args->ret, str(@p[tid])); delete(@p[tid]); }" >"$bt" 2>/dev/null &
+	btp=$!
+	for _ in $(seq 300); do grep -q Attaching "$bt" && break; sleep 0.1; done
+	grep -q Attaching "$bt"
+	start_tool opensnoop-lite -j -p "$WLP"
+	go "$go"
+	wait "$WLP"
+	sleep 0.5
+	stop_tool INT
+	kill -INT "$btp"
+	wait "$btp" || true
+	local want got
+	want=$(grep -E '^-?[0-9]+ ' "$bt")
+	got=$(jq -r 'select(.type == "open") | "\(if .fd >= 0 then .fd else -.err end) \(.path)"' "$TOOL_OUT")
+	echo "bpftrace: $want"
+	echo "opensnoop: $got"
+	[ "$(echo "$want" | wc -l)" = 7 ]
+	[ "$want" = "$got" ]
+}
