@@ -50,15 +50,20 @@ check_hog_against_schedstat() {
 	count=$(tool_count)
 	in_bucket=$(tool_bucket_count "$predicted")
 	echo "$in_bucket of $count waits in the bucket of ${predicted}us"
-	# Most waits sit there (other tasks on a shared CPU stretch some waits
-	# into the next bucket): it is the fullest bucket and holds >= 40%.
-	local fullest
+	# Most waits sit there. Other tasks sharing that CPU on a busy machine
+	# stretch waits by whole slices, so the fullest bucket may be the next
+	# one up; the two together must hold most waits, and waits in the
+	# wrong unit (x1000) or in no bucket would fail both checks.
+	local next fullest both
+	next=$((predicted * 2))
 	fullest=$(jq -s '[.[] | select(.type=="interval") | .histograms[].buckets[]] |
-		group_by(.low) | map({low: .[0].low, high: .[0].high, count: (map(.count) | add)}) |
-		max_by(.count) | "\(.low)-\(.high)"' -r "$TOOL_OUT")
-	echo "fullest bucket: $fullest"
-	[ "$(jq -s --argjson v "$predicted" '[.[] | .histograms[]?.buckets[] | select(.low <= $v and .high >= $v)][0] | "\(.low)-\(.high)"' -r "$TOOL_OUT")" = "$fullest" ]
-	assert_between "share in predicted bucket" "$(awk -v a="$in_bucket" -v b="$count" 'BEGIN{print a/b}')" 0.4 1
+		group_by(.low) | map({low: .[0].low, count: (map(.count) | add)}) |
+		max_by(.count) | .low' "$TOOL_OUT")
+	echo "fullest bucket starts at ${fullest}us"
+	in_slot() { [ "$1" -le "$2" ] && [ $(($1 * 2)) -gt "$2" ]; }
+	in_slot "$fullest" "$predicted" || in_slot "$fullest" "$next"
+	both=$(( in_bucket + $(tool_bucket_count "$next") ))
+	assert_between "share in predicted bucket and the next" "$(awk -v a="$both" -v b="$count" 'BEGIN{print a/b}')" 0.6 1
 }
 
 @test "runqlat: 4 pinned hogs: total wait matches schedstat, waits sit in the tick-predicted bucket (tp_btf)" {
