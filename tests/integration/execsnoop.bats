@@ -67,6 +67,9 @@ assert_same() {
 	# the resolved file name and the new comm come from sched_process_exec
 	jq -se --argjson w "$WLP" '[.[] | select(.type == "exec" and .ppid == $w and .args[0] == "sh")][0] |
 		.filename == "/bin/sh" and .pcomm == "sh"' "$TOOL_OUT"
+	# a thread that is not the leader exec'ed: reported under the process ID it took over
+	jq -se --argjson w "$WLP" '[.[] | select(.type == "exec" and .ppid == $w and .args == ["echo", "from a thread"])] |
+		length == 1 and .[0].tid != .[0].pid' "$TOOL_OUT"
 	# failed execs have no file name, and RET is -errno
 	jq -se --argjson w "$WLP" '[.[] | select(.type == "exec" and .pid == $w) | .ret] | sort == [-13, -2]' "$TOOL_OUT"
 }
@@ -123,7 +126,7 @@ assert_same() {
 
 @test "execsnoop: -n matches the command name, -l the arguments (regex)" {
 	run_execs -x -n '^ech'
-	[ "$(jq -s --argjson w "$WLP" '[.[] | select(.type == "exec" and .ppid == $w)] | length' "$TOOL_OUT")" = 5 ]
+	[ "$(jq -s --argjson w "$WLP" '[.[] | select(.type == "exec" and .ppid == $w)] | length' "$TOOL_OUT")" = 6 ]	# the echo execs
 	jq -se '[.[] | select(.type == "exec") | .pcomm | test("^ech")] | all' "$TOOL_OUT"
 
 	run_execs -x -l 'hello wor|second exec'

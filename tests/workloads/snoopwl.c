@@ -9,6 +9,7 @@
  *   snoopwl -g FIFO -d DIR uid UID    one exec of /bin/true as UID
  *   snoopwl reexec PROG ARGS...       (internal) exec PROG: a second exec in one process
  */
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -66,8 +67,28 @@ static void exec_fail(const char *what, const char *path, char *const argv[])
 	printf(",\"execs\":1}");
 }
 
+struct thread_exec {
+	const char *path;
+	char *const *argv;
+	int errfd;
+};
+
+/* A thread that is not the leader execs: it takes over the process ID. */
+static void *exec_thread(void *arg)
+{
+	struct thread_exec *t = arg;
+	int err;
+
+	execv(t->path, t->argv);
+	err = errno;
+	if (write(t->errfd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 /*
- * exec in a child; a CLOEXEC pipe tells whether it worked. execs: how
+ * exec in a child (from a second thread when what is "thread"); a
+ * CLOEXEC pipe tells whether it worked. execs: how
  * many execs the child does (2 for reexec).
  */
 static void exec_child(const char *what, const char *path, char *const argv[], int uid,
@@ -95,6 +116,13 @@ static void exec_child(const char *what, const char *path, char *const argv[], i
 		if (strcmp(what, "unread"))
 			for (int i = 0; argv[i]; i++)
 				touched += strlen(argv[i]);
+		if (!strcmp(what, "thread")) {
+			struct thread_exec t = { path, argv, p[1] };
+			pthread_t th;
+
+			pthread_create(&th, NULL, exec_thread, &t);
+			pause();	/* the exec ends this thread */
+		}
 		execv(path, argv);
 		err = errno;
 		if (write(p[1], &err, sizeof(err)) < 0)
@@ -121,6 +149,7 @@ static void do_execs(void)
 	char *eacces[] = { noexec, "b", NULL };
 	char *shell[] = { "sh", "-c", "exit 7", NULL };
 	char *twice[] = { "snoopwl", "reexec", "/bin/echo", "second exec", NULL };
+	char *thread[] = { "echo", "from a thread", NULL };
 	char *many[32];
 	char *longarg[] = { "echo", NULL, "short", NULL };
 	char *unread[4];
@@ -166,6 +195,7 @@ static void do_execs(void)
 	exec_fail("eacces", noexec, eacces);
 	exec_child("exit7", "/bin/sh", shell, -1, 1);
 	exec_child("twice", self, twice, -1, 2);
+	exec_child("thread", "/bin/echo", thread, -1, 1);
 	exec_child("many", "/bin/echo", many, -1, 1);
 	exec_child("longarg", "/bin/echo", longarg, -1, 1);
 	/* the child's copy of the mapping is untouched too */
