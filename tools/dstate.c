@@ -707,34 +707,19 @@ static int tick(void *ctx)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = options,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-	};
-	struct argp full = argp;
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct ring_buffer *rb = NULL;
 	struct loop_ctx lc = { 0 };
 	bool state_arg;
 	int err;
 
 	msg__init(TOOL);
-	full.children = opts__children(OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP |
-					OPTS_INTERVAL);
-	opts__parse(&full, argc, argv, NULL);
+	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL,
+			 argc, argv);
 
-	if (tool__open_opts(&open_opts))
+	skel = TOOL_OPEN(dstate_bpf);
+	if (!skel)
 		return EXIT_FAIL;
-	skel = dstate_bpf__open_opts(&open_opts);
-	if (!skel) {
-		tool__open_failed(-errno);
-		return EXIT_FAIL;
-	}
-	err = tool__prepare(skel->obj);
-	if (err)
-		goto out;
 	state_arg = !cfg.state_from_task && switch_has_prev_state();
 	msg__verbose("D state from %s", state_arg ? "sched_switch's prev_state argument" :
 		     "the task's state field");

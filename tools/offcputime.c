@@ -384,35 +384,20 @@ static const char *what(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = options,
-		.parser = parse_arg,
-		.args_doc = "[duration]",
-		.doc = doc,
-		.children = NULL,
-	};
-	struct argp full = argp;
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct ring_buffer *rb = NULL;
 	struct run r = { 0 };
 	int err;
 
 	msg__init(TOOL);
-	full.children = opts__children(OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION);
-	opts__parse(&full, argc, argv, NULL);
+	opts__parse_tool(options, parse_arg, "[duration]", doc,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
+			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();
 
-	if (tool__open_opts(&open_opts))
+	r.skel = TOOL_OPEN(offcputime_bpf);
+	if (!r.skel)
 		return EXIT_FAIL;
-	r.skel = offcputime_bpf__open_opts(&open_opts);
-	if (!r.skel) {
-		tool__open_failed(-errno);
-		return EXIT_FAIL;
-	}
-	err = tool__prepare(r.skel->obj);
-	if (err)
-		goto out;
 	TOOL_SET_FILTERS(r.skel);
 	r.skel->rodata->cfg_user_threads_only = cfg.user_threads_only;
 	r.skel->rodata->cfg_kernel_threads_only = cfg.kernel_threads_only;
