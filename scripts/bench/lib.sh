@@ -8,8 +8,9 @@ WL=build/tests/workloads
 startup_ms() {
 	local n=$1 i t0 t1 err
 	shift
-	err=$(mktemp)
 	for i in $(seq "$n"); do
+		# a fresh file each run: never see the previous run's banner
+		err=$(mktemp)
 		t0=$(date +%s%N)
 		"$@" >/dev/null 2>"$err" &
 		local p=$!
@@ -18,11 +19,12 @@ startup_ms() {
 			sleep 0.001
 		done
 		t1=$(date +%s%N)
-		kill -INT $p 2>/dev/null
+		# SIGTERM: background jobs of a script ignore SIGINT
+		kill -TERM $p 2>/dev/null
 		wait $p 2>/dev/null
+		rm -f "$err"
 		echo $(((t1 - t0) / 1000000))
 	done | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'
-	rm -f "$err"
 }
 
 # Peak RSS (KiB) of a tool run for S seconds: peak_rss_kb S TOOL ARGS...

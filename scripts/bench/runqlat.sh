@@ -30,7 +30,7 @@ under() {
 	sleep 0.5
 	local r
 	r=$(pp)
-	kill -INT $p
+	kill -TERM $p
 	wait $p 2>/dev/null
 	rm -f "$err" "$out"
 	echo "$r"
