@@ -23,7 +23,6 @@ const volatile __u32 cfg_uid = 0;
 const volatile bool cfg_failed_only = false;	/* -x */
 const volatile __u64 cfg_flag_bits = 0;		/* -f: any of these bits */
 const volatile __u32 cfg_accmodes = 0;		/* -f: bit (1 << accmode) */
-const volatile bool cfg_full_path = false;	/* -F */
 /*
  * Wake the reader only once this much is waiting (0: the kernel's
  * default, a wake-up whenever the reader has caught up). The reader
@@ -175,7 +174,13 @@ done:
 	e->dirs_len = e->ndirs * OPENSNOOP_NAME_MAX;
 }
 
-static __always_inline int handle_exit(long ret)
+/*
+ * full: -F. The exit programs come in two sets, plain and _full, and user
+ * space loads one: libbpf then relocates the dentry/mount/file types of
+ * the -F walk only when it is asked for, which is most of the CO-RE work
+ * at start-up.
+ */
+static __always_inline int handle_exit(long ret, const bool full)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = id, zero = 0;
@@ -217,7 +222,7 @@ static __always_inline int handle_exit(long ret)
 		n = 1;
 	}
 	e->path_len = n;
-	if (cfg_full_path && e->buf[0] != '/')
+	if (full && e->buf[0] != '/')
 		resolve_dir(e, (struct task_struct *)bpf_get_current_task(), n);
 
 	size = offsetof(struct open_event, buf) + e->path_len + e->dirs_len;
@@ -259,19 +264,37 @@ int sys_enter_openat2(struct trace_event_raw_sys_enter *ctx)
 SEC("tracepoint/syscalls/sys_exit_open")
 int sys_exit_open(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_exit(ctx->ret);
+	return handle_exit(ctx->ret, false);
+}
+
+SEC("tracepoint/syscalls/sys_exit_open")
+int sys_exit_open_full(struct trace_event_raw_sys_exit *ctx)
+{
+	return handle_exit(ctx->ret, true);
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat")
 int sys_exit_openat(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_exit(ctx->ret);
+	return handle_exit(ctx->ret, false);
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat")
+int sys_exit_openat_full(struct trace_event_raw_sys_exit *ctx)
+{
+	return handle_exit(ctx->ret, true);
 }
 
 SEC("tracepoint/syscalls/sys_exit_openat2")
 int sys_exit_openat2(struct trace_event_raw_sys_exit *ctx)
 {
-	return handle_exit(ctx->ret);
+	return handle_exit(ctx->ret, false);
+}
+
+SEC("tracepoint/syscalls/sys_exit_openat2")
+int sys_exit_openat2_full(struct trace_event_raw_sys_exit *ctx)
+{
+	return handle_exit(ctx->ret, true);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -295,8 +295,12 @@ static void print_header(void)
 	fflush(stdout);
 }
 
-/* open(2) has no tracepoint on architectures without the syscall. */
-static void skip_missing(struct opensnoop_bpf *skel)
+/*
+ * Load the exit programs with the -F walk (<name>_full) or those without;
+ * and none for a tracepoint the kernel lacks (open(2) has none on
+ * architectures without the syscall).
+ */
+static void choose_programs(struct opensnoop_bpf *skel)
 {
 	static const char *dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	struct bpf_program *prog;
@@ -313,6 +317,10 @@ static void skip_missing(struct opensnoop_bpf *skel)
 		if (!found) {
 			msg__verbose("no tracepoint %s: skipped", tp ? tp + 1 : "?");
 			bpf_program__set_autoload(prog, false);
+		} else if (!strncmp(bpf_program__name(prog), "sys_exit_", 9)) {
+			bool full = strstr(bpf_program__name(prog), "_full");
+
+			bpf_program__set_autoload(prog, full == cfg.full_path);
 		}
 	}
 }
@@ -352,7 +360,7 @@ int main(int argc, char **argv)
 	 * there is no tp_btf/raw_tp pair to choose from, and its scan of the
 	 * kernel's BTF would cost start-up time and 5 MB of peak RSS.
 	 */
-	skip_missing(skel);
+	choose_programs(skel);
 	TOOL_SET_FILTERS(skel);
 	skel->rodata->cfg_self = getpid();
 	skel->rodata->cfg_filter_uid = cfg.filter_uid;
@@ -360,7 +368,6 @@ int main(int argc, char **argv)
 	skel->rodata->cfg_failed_only = cfg.failed;
 	skel->rodata->cfg_flag_bits = cfg.flag_bits;
 	skel->rodata->cfg_accmodes = cfg.accmodes;
-	skel->rodata->cfg_full_path = cfg.full_path;
 	bpf_map__set_max_entries(skel->maps.events, cfg.buffer_pages * getpagesize());
 	/*
 	 * Wake the reader once 64 KiB (at most a quarter of the buffer) are

@@ -42,7 +42,7 @@ rss=$(peak_rss_kb 3 "$BIN/runqlat-lite")
 p=$!
 sleep 1
 mem=$(maps_memlock_bytes $p)
-kill -INT $p; wait $p 2>/dev/null
+kill -TERM $p; wait $p 2>/dev/null
 
 base=$(pp)
 lite=$(under "$BIN/runqlat-lite")
