@@ -58,6 +58,9 @@ static void exec_fail(const char *what, const char *path, char *const argv[])
 {
 	int ret;
 
+	/* fault the strings in: a tracer's non-faulting read must find them */
+	for (int i = 0; argv[i]; i++)
+		touched += strlen(argv[i]);
 	execv(path, argv);
 	ret = -errno;
 	sep();
