@@ -166,8 +166,7 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 
 	if (e && *e && strcmp(e, "0"))
 		force_raw = true;
-	if (!force_raw)
-		have_btf = !btf_scan__open(&scan, VMLINUX_BTF);
+	bool scanned = false;
 
 	bpf_object__for_each_program(prog, obj) {
 		const char *name = bpf_program__name(prog);
@@ -176,6 +175,11 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 
 		if (!has_suffix(name, "_btf"))
 			continue;
+		/* read the kernel's BTF only when a pair needs a choice */
+		if (!force_raw && !scanned) {
+			have_btf = !btf_scan__open(&scan, VMLINUX_BTF);
+			scanned = true;
+		}
 		if (have_btf)
 			err = probe_tp_btf(&scan, tp_of(prog));
 		use_btf = !err;

@@ -20,3 +20,16 @@ double timefmt__epoch(void)
 	gettimeofday(&tv, NULL);
 	return tv.tv_sec + tv.tv_usec / 1e6;
 }
+
+unsigned long long timefmt__mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+double timefmt__mono_to_epoch(void)
+{
+	return timefmt__epoch() - timefmt__mono_ns() / 1e9;
+}

@@ -9,4 +9,9 @@ const char *timefmt__hms(char *buf, size_t len);
 /* Seconds since the epoch, with microseconds. */
 double timefmt__epoch(void);
 
+/* CLOCK_MONOTONIC in nanoseconds (bpf_ktime_get_ns()'s clock). */
+unsigned long long timefmt__mono_ns(void);
+/* Add to a monotonic time in seconds to get epoch seconds. */
+double timefmt__mono_to_epoch(void);
+
 #endif

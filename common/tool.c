@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,7 +38,25 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 		return err;
 	}
 	msg__verbose("attached (%s)", attach__mode());
+	/*
+	 * Loading parsed the kernel's BTF (two copies of ~5.5 MB in libbpf
+	 * 1.1): give that memory back, a tool may run for hours.
+	 */
+	malloc_trim(0);
 	return 0;
+}
+
+struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx)
+{
+	struct ring_buffer *rb = ring_buffer__new(bpf_map__fd(map), fn, ctx, NULL);
+
+	if (!rb) {
+		int err = errno;
+
+		msg__fail(-err, "create ring buffer");
+		errno = err;
+	}
+	return rb;
 }
 
 void tool__tracing(const char *what)

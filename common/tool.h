@@ -54,6 +54,8 @@ void tool__open_failed(int err);
 int tool__prepare(struct bpf_object *obj);
 /* Load and attach; errors printed with hints. 0 or -errno. */
 int tool__load_attach(struct bpf_object_skeleton *s);
+/* A ring buffer on map calling fn(ctx, ...); NULL after printing why. */
+struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx);
 /* "Tracing <what>... Hit Ctrl-C to end." on stderr. */
 void tool__tracing(const char *what);
 /* Sizes of the maps of obj in kernel memory, for -v. */

@@ -747,10 +747,9 @@ int main(int argc, char **argv)
 	if (cfg.user_stacks)
 		printer.usyms = usyms__new(0);
 
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
+	rb = tool__ringbuf(skel->maps.events, on_event, NULL);
 	if (!rb) {
 		err = -errno;
-		msg__fail(err, "create ring buffer");
 		goto out;
 	}
 

@@ -414,34 +414,20 @@ static void print_header(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = options,
-		.parser = parse_arg,
-		.doc = doc,
-	};
-	struct argp full = argp;
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct ring_buffer *rb = NULL;
 	struct execsnoop_bpf *skel;
-	struct timespec mono;
 	int err;
 
 	msg__init(TOOL);
-	full.children = opts__children(OPTS_CGROUP | OPTS_TIMESTAMP);
-	opts__parse(&full, argc, argv, NULL);
+	opts__parse_tool(options, parse_arg, NULL, doc,
+			 OPTS_CGROUP | OPTS_TIMESTAMP,
+			 argc, argv);
 
-	if (tool__open_opts(&open_opts))
-		return EXIT_FAIL;
 	if (attach__tracefs())
 		return EXIT_FAIL;
-	skel = execsnoop_bpf__open_opts(&open_opts);
-	if (!skel) {
-		tool__open_failed(-errno);
+	skel = TOOL_OPEN(execsnoop_bpf);
+	if (!skel)
 		return EXIT_FAIL;
-	}
-	err = tool__prepare(skel->obj);
-	if (err)
-		goto out;
 	TOOL_SET_FILTERS(skel);
 	skel->rodata->cfg_self = getpid();
 	skel->rodata->cfg_max_args = cfg.max_args;
@@ -453,15 +439,13 @@ int main(int argc, char **argv)
 	if (err)
 		goto out;
 	tool__verbose_maps(skel->obj);
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_record, NULL, NULL);
+	rb = tool__ringbuf(skel->maps.events, handle_record, NULL);
 	if (!rb) {
 		err = -errno;
-		msg__fail(err, "create ring buffer");
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	start_ns = mono.tv_sec * 1000000000ULL + mono.tv_nsec;
-	mono_to_epoch = timefmt__epoch() - start_ns / 1e9;
+	start_ns = timefmt__mono_ns();
+	mono_to_epoch = timefmt__mono_to_epoch();
 
 	loop__signals();
 	print_header();

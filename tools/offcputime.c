@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,8 +416,6 @@ int main(int argc, char **argv)
 	if (err)
 		goto out;
 	tool__verbose_maps(r.skel->obj);
-	/* the kernel's BTF, parsed for the load, is freed: give it back */
-	malloc_trim(0);
 
 	r.usyms = usyms__new(0);
 	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.events), on_event, &r, NULL);

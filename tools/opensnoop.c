@@ -327,39 +327,24 @@ static void choose_programs(struct opensnoop_bpf *skel)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = options,
-		.parser = parse_arg,
-		.doc = doc,
-	};
-	struct argp full = argp;
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct ring_buffer *rb = NULL;
 	struct opensnoop_bpf *skel;
-	struct timespec mono;
 	int err;
 
 	msg__init(TOOL);
-	full.children = opts__children(OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP);
-	opts__parse(&full, argc, argv, NULL);
+	opts__parse_tool(options, parse_arg, NULL, doc,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP,
+			 argc, argv);
 
 	jf = open_memstream(&jbuf, &jsize);
 	if (!jf)
 		return EXIT_FAIL;
-	if (tool__open_opts(&open_opts))
-		return EXIT_FAIL;
 	if (attach__tracefs())
 		return EXIT_FAIL;
-	skel = opensnoop_bpf__open_opts(&open_opts);
-	if (!skel) {
-		tool__open_failed(-errno);
+	/* only classic tracepoints: TOOL_OPEN reads no BTF for a choice */
+	skel = TOOL_OPEN(opensnoop_bpf);
+	if (!skel)
 		return EXIT_FAIL;
-	}
-	/*
-	 * No tool__prepare(): every program here is a classic tracepoint,
-	 * there is no tp_btf/raw_tp pair to choose from, and its scan of the
-	 * kernel's BTF would cost start-up time and 5 MB of peak RSS.
-	 */
 	choose_programs(skel);
 	TOOL_SET_FILTERS(skel);
 	skel->rodata->cfg_self = getpid();
@@ -387,15 +372,13 @@ int main(int argc, char **argv)
 	if (err)
 		goto out;
 	tool__verbose_maps(skel->obj);
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	rb = tool__ringbuf(skel->maps.events, handle_event, NULL);
 	if (!rb) {
 		err = -errno;
-		msg__fail(err, "create ring buffer");
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	start_ns = mono.tv_sec * 1000000000ULL + mono.tv_nsec;
-	mono_to_epoch = timefmt__epoch() - start_ns / 1e9;
+	start_ns = timefmt__mono_ns();
+	mono_to_epoch = timefmt__mono_to_epoch();
 
 	loop__signals();
 	print_header();

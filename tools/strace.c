@@ -1388,23 +1388,15 @@ static void set_rodata(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = options,
-		.parser = parse_arg,
-		.args_doc = "[COMMAND [ARG...]]",
-		.doc = doc,
-		.children = NULL,
-	};
-	struct argp full = argp;
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct timespec rt, mt;
 	int err = 0, rc = EXIT_OK;
 
 	msg__init(TOOL);
-	full.children = opts__children(0);
 	/* stop at the command: its options are its own */
 	setenv("POSIXLY_CORRECT", "1", 1);
-	opts__parse(&full, argc, argv, NULL);
+	opts__parse_tool(options, parse_arg, "[COMMAND [ARG...]]", doc,
+			 0,
+			 argc, argv);
 	unsetenv("POSIXLY_CORRECT");
 
 	slot_infos_init();
@@ -1420,16 +1412,9 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &mt);
 	mono_to_real_ns = (rt.tv_sec - mt.tv_sec) * 1000000000LL + (rt.tv_nsec - mt.tv_nsec);
 
-	if (tool__open_opts(&open_opts))
+	skel = TOOL_OPEN(strace_bpf);
+	if (!skel)
 		return EXIT_FAIL;
-	skel = strace_bpf__open_opts(&open_opts);
-	if (!skel) {
-		tool__open_failed(-errno);
-		return EXIT_FAIL;
-	}
-	err = tool__prepare(skel->obj);
-	if (err)
-		goto out;
 	set_rodata();
 	/* maps of features that are off: one entry, one page */
 	if (!skel->rodata->cfg_summary)
@@ -1443,10 +1428,9 @@ int main(int argc, char **argv)
 	if (err)
 		goto out;
 	tool__verbose_maps(skel->obj);
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	rb = tool__ringbuf(skel->maps.events, handle_event, NULL);
 	if (!rb) {
 		err = -errno;
-		msg__fail(err, "create ring buffer");
 		goto out;
 	}
 

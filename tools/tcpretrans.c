@@ -98,14 +98,6 @@ static int ip_version(__u16 family)
 	return family == TCPRETRANS_AF_INET ? 4 : 6;
 }
 
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static void print_header(void)
 {
 	if (env.json || cfg.header_done)
@@ -257,15 +249,14 @@ int main(int argc, char **argv)
 	if (err)
 		goto out;
 	tool__verbose_maps(skel->obj);
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
+	rb = tool__ringbuf(skel->maps.events, on_event, NULL);
 	if (!rb) {
 		err = -errno;
-		msg__fail(err, "create ring buffer");
 		goto out;
 	}
 
 	loop__signals();
-	cfg.start_ns = mono_ns();
+	cfg.start_ns = timefmt__mono_ns();
 	tool__tracing("TCP retransmits");
 	if (!cfg.count)
 		print_header();
