@@ -33,8 +33,6 @@ struct {
 	__type(value, struct hist);
 } hists SEC(".maps");
 
-static struct hist zero;
-
 static __always_inline __u32 rq_dev(struct request *rq)
 {
 	struct gendisk *disk = get_rq_disk(rq);
@@ -120,6 +118,7 @@ static __always_inline int handle_complete(struct request *rq)
 {
 	__u64 *tsp, delta;
 	struct hist *h;
+	bool created;
 	__u32 key = 0;
 
 	/* Requests issued before the tool started have no start: ignored. */
@@ -135,17 +134,9 @@ static __always_inline int handle_complete(struct request *rq)
 		key = rq_dev(rq);
 	else if (cfg_by == BY_FLAGS)
 		key = rq_flags_key(rq);
-	h = bpf_map_lookup_elem(&hists, &key);
-	if (!h) {
-		if (bpf_map_update_elem(&hists, &key, &zero, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&hists, &key)) {
-			loss_inc(map_full);
-			return 0;
-		}
-		h = bpf_map_lookup_elem(&hists, &key);
-		if (!h)
-			return 0;
-	}
+	h = hist_lookup_or_init(&hists, &key, &created);
+	if (!h)
+		return 0;
 	hist_add(h, hist_slot_log2(delta / (cfg_ms ? 1000000 : 1000)), delta);
 	return 0;
 }

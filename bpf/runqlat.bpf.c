@@ -29,8 +29,6 @@ struct {
 	__type(value, struct hist);
 } hists SEC(".maps");
 
-static struct hist zero;
-
 static __always_inline void enqueue(struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
@@ -63,6 +61,7 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 	__u64 *tsp, delta;
 	struct hist *h;
 	__u32 tid, key;
+	bool created;
 
 	/*
 	 * A task that leaves the CPU still runnable waits in the run queue
@@ -83,18 +82,11 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 		return 0;
 
 	key = hist_key(next);
-	h = bpf_map_lookup_elem(&hists, &key);
-	if (!h) {
-		if (bpf_map_update_elem(&hists, &key, &zero, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&hists, &key)) {
-			loss_inc(map_full);
-			return 0;
-		}
-		h = bpf_map_lookup_elem(&hists, &key);
-		if (!h)
-			return 0;
+	h = hist_lookup_or_init(&hists, &key, &created);
+	if (!h)
+		return 0;
+	if (created)
 		bpf_probe_read_kernel_str(h->comm, sizeof(h->comm), next->comm);
-	}
 	hist_add(h, hist_slot_log2(delta / (cfg_ms ? 1000000 : 1000)), delta);
 	return 0;
 }

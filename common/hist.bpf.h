@@ -51,4 +51,31 @@ static __always_inline void hist_add(struct hist *h, __u32 slot, __u64 ns)
 	__sync_fetch_and_add(&h->sum_ns, ns);
 }
 
+#ifdef __bpf__	/* the slot helpers above are also unit-tested on the host */
+#include "loss.bpf.h"
+
+static struct hist hist_zero;
+
+/*
+ * The histogram of key in map (a hash of __u32 -> struct hist), created
+ * empty on first use (*created is then true, for the caller to fill in
+ * comm and such). NULL when the map is full: counted in loss.map_full.
+ */
+static __always_inline struct hist *hist_lookup_or_init(void *map, __u32 *key, bool *created)
+{
+	struct hist *h = bpf_map_lookup_elem(map, key);
+
+	*created = false;
+	if (h)
+		return h;
+	if (bpf_map_update_elem(map, key, &hist_zero, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(map, key)) {
+		loss_inc(map_full);
+		return NULL;
+	}
+	*created = true;
+	return bpf_map_lookup_elem(map, key);
+}
+#endif /* __bpf__ */
+
 #endif

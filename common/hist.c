@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "hist.h"
+#include "msg.h"
 
 #define ENOTSUPP_USER 524	/* the kernel's ENOTSUPP, not exported to user space */
 
@@ -194,4 +195,59 @@ int map__drain(int fd, size_t ksz, size_t vsz, __u32 max, void **keys_out,
 	*vals_out = vals;
 	*count = n;
 	return err;
+}
+
+static int cmp_hist_entry(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u32 *n)
+{
+	__u32 *keys = NULL, i;
+	struct hist *vals = NULL;
+	struct hist_entry *e;
+	int err;
+
+	*out = NULL;
+	err = map__drain(fd, sizeof(__u32), sizeof(struct hist), max_entries,
+			 (void **)&keys, (void **)&vals, n);
+	if (err) {
+		msg__fail(err, "read histograms");
+		goto out;
+	}
+	e = calloc(*n ? *n : 1, sizeof(*e));
+	if (!e) {
+		err = -ENOMEM;
+		msg__fail(err, "read histograms");
+		goto out;
+	}
+	for (i = 0; i < *n; i++) {
+		e[i].key = keys[i];
+		e[i].h = vals[i];
+	}
+	qsort(e, *n, sizeof(*e), cmp_hist_entry);
+	*out = e;
+out:
+	free(keys);
+	free(vals);
+	return err;
+}
+
+void hist__print_interval(FILE *f, const struct hist_entry *e, __u32 n, const char *section,
+			  const char *unit, const char *hms)
+{
+	__u32 i;
+
+	fprintf(f, "\n");
+	if (hms)
+		fprintf(f, "%-8s\n", hms);
+	for (i = 0; i < n; i++) {
+		if (section)
+			fprintf(f, "\n%s = %s\n", section, e[i].label);
+		hist__print_log2(f, e[i].h.slots, HIST_SLOTS, unit);
+	}
+	fflush(f);
 }

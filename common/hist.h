@@ -34,4 +34,24 @@ void hist__json_linear(struct json *j, const struct hist *h, const char *unit, d
 int map__drain(int fd, size_t key_size, size_t value_size, __u32 max_entries,
 	       void **keys, void **values, __u32 *count);
 
+/* One histogram of a map keyed by __u32, with the tool's name for its key. */
+struct hist_entry {
+	__u32 key;
+	struct hist h;
+	char label[128];
+};
+
+/*
+ * Drain a hash map of __u32 -> struct hist (map__drain) into entries
+ * sorted by key; *out is malloc'd (caller frees). 0 or -errno (printed).
+ */
+int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u32 *n);
+/*
+ * An interval in bcc's text layout: a blank line, the time with -T
+ * (hms non-NULL), then each histogram, under "<section> = <label>" when
+ * section is non-NULL.
+ */
+void hist__print_interval(FILE *f, const struct hist_entry *e, __u32 n, const char *section,
+			  const char *unit, const char *hms);
+
 #endif

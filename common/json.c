@@ -3,12 +3,12 @@
 #include <string.h>
 #include "json.h"
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t json__utf8_char(const unsigned char *s, size_t n, unsigned int *cp_out)
 {
 	size_t len, i;
 	unsigned int cp;
 
+	*cp_out = s[0];
 	if (s[0] < 0x80)
 		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
@@ -34,6 +34,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
+	*cp_out = cp;
 	return len;
 }
 
@@ -41,6 +42,7 @@ void json__escape(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, l;
+	unsigned int cp;
 
 	fputc('"', f);
 	while (i < n) {
@@ -59,7 +61,7 @@ void json__escape(FILE *f, const char *str, size_t n)
 			fprintf(f, "\\u%04x", c);
 		} else if (c < 0x80) {
 			fputc(c, f);
-		} else if ((l = utf8_len(s + i, n - i))) {
+		} else if ((l = json__utf8_char(s + i, n - i, &cp))) {
 			fwrite(s + i, 1, l, f);
 			i += l;
 			continue;

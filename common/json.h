@@ -39,6 +39,11 @@ void json__fixed(struct json *j, const char *key, double v, int decimals);
 void json__bool(struct json *j, const char *key, bool v);
 void json__null(struct json *j, const char *key);
 
+/*
+ * Length of the valid UTF-8 character at s (at most n bytes; n > 0), 0 if
+ * invalid (overlong, surrogate, beyond U+10FFFF, cut); *cp is its code.
+ */
+size_t json__utf8_char(const unsigned char *s, size_t n, unsigned int *cp);
 /* Write s (len bytes) as a quoted, escaped JSON string. */
 void json__escape(FILE *f, const char *s, size_t len);
 

@@ -196,19 +196,6 @@ static const char *flags_name(__u32 key, char *buf, size_t len)
 	return buf;
 }
 
-struct entry {
-	char label[256];
-	__u32 key;
-	struct hist h;
-};
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-	int c = strcmp(x->label, y->label);
-
-	return c ? c : (x->key > y->key) - (x->key < y->key);
-}
 
 static const char *section(void)
 {
@@ -237,22 +224,8 @@ static void sweep(struct biolatency_bpf *skel)
 			cfg.aged++;
 }
 
-static void print_text(struct entry *e, __u32 n, const char *unit, const char *hms)
-{
-	__u32 i;
 
-	printf("\n");
-	if (env.timestamp)
-		printf("%-8s\n", hms);
-	for (i = 0; i < n; i++) {
-		if (section())
-			printf("\n%s = %s\n", section(), e[i].label);
-		hist__print_log2(stdout, e[i].h.slots, HIST_SLOTS, unit);
-	}
-	fflush(stdout);
-}
-
-static void print_json(struct entry *e, __u32 n, const char *unit, const char *hms, double div)
+static void print_json(struct hist_entry *e, __u32 n, const char *unit, const char *hms, double div)
 {
 	struct json j;
 	char dev[24];
@@ -280,15 +253,23 @@ static void print_json(struct entry *e, __u32 n, const char *unit, const char *h
 	json__end(&j);
 }
 
+/* Sections in name order (disks, flag sets), as bcc prints them. */
+static int cmp_label(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+	int c = strcmp(x->label, y->label);
+
+	return c ? c : (x->key > y->key) - (x->key < y->key);
+}
+
 static int report(void *ctx)
 {
 	struct biolatency_bpf *skel = ctx;
 	const char *unit = env.milliseconds ? "msecs" : "usecs";
 	double div = env.milliseconds ? 1e6 : 1e3;
-	__u32 *keys = NULL, n, i;
-	struct hist *vals = NULL;
-	struct entry *e;
+	struct hist_entry *e;
 	char hms[16];
+	__u32 n, i;
 	int err;
 
 	sweep(skel);
@@ -296,37 +277,22 @@ static int report(void *ctx)
 	if (!env.interval && !loop_exiting)
 		return 0;
 
-	err = map__drain(bpf_map__fd(skel->maps.hists), sizeof(__u32), sizeof(struct hist),
-			 BIOLAT_MAX_HISTS, (void **)&keys, (void **)&vals, &n);
-	if (err) {
-		msg__fail(err, "read histograms");
-		free(keys);
-		free(vals);
+	err = hist__drain_entries(bpf_map__fd(skel->maps.hists), BIOLAT_MAX_HISTS, &e, &n);
+	if (err)
 		return err;
-	}
-	e = calloc(n ? n : 1, sizeof(*e));
-	if (!e) {
-		free(keys);
-		free(vals);
-		return -ENOMEM;
-	}
 	for (i = 0; i < n; i++) {
-		e[i].key = keys[i];
-		e[i].h = vals[i];
 		if (cfg.per_disk)
-			snprintf(e[i].label, sizeof(e[i].label), "%s", disk_name(keys[i]));
+			snprintf(e[i].label, sizeof(e[i].label), "%s", disk_name(e[i].key));
 		else if (cfg.per_flags)
-			flags_name(keys[i], e[i].label, sizeof(e[i].label));
+			flags_name(e[i].key, e[i].label, sizeof(e[i].label));
 	}
-	free(keys);
-	free(vals);
-	qsort(e, n, sizeof(*e), cmp_entry);
+	qsort(e, n, sizeof(*e), cmp_label);
 
 	timefmt__hms(hms, sizeof(hms));
 	if (env.json)
 		print_json(e, n, unit, hms, div);
 	else
-		print_text(e, n, unit, hms);
+		hist__print_interval(stdout, e, n, section(), unit, env.timestamp ? hms : NULL);
 	free(e);
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "json.h"
 #include "msg.h"
 #include "opts.h"
 
@@ -541,34 +542,13 @@ static void count_frame(struct node *n, int depth, void *ctx)
  */
 static size_t xml_char(const unsigned char *s, size_t n)
 {
-	size_t len, i;
 	unsigned int cp;
+	size_t len;
 
 	if (s[0] < 0x80)
 		return s[0] >= 0x20 || s[0] == '\t' ? 1 : 0;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return len;
+	len = json__utf8_char(s, n, &cp);
+	return cp == 0xfffe || cp == 0xffff ? 0 : len;
 }
 
 /* Characters in s as the SVG shows them (each replaced byte is one). */

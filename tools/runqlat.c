@@ -67,18 +67,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-struct entry {
-	__u32 key;
-	struct hist h;
-};
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
 static const char *section(void)
 {
 	return cfg.per_process ? "pid" : cfg.per_thread ? "tid" : cfg.per_pidns ? "pidns" : NULL;
@@ -89,34 +77,18 @@ static int report(void *ctx)
 	struct runqlat_bpf *skel = ctx;
 	const char *unit = env.milliseconds ? "msecs" : "usecs";
 	double div = env.milliseconds ? 1e6 : 1e3;
-	__u32 *keys = NULL, n, i;
-	struct hist *vals = NULL;
-	struct entry *e;
+	struct hist_entry *e;
 	char hms[16];
 	struct json j;
+	__u32 n, i;
 	int err;
 
-	err = map__drain(bpf_map__fd(skel->maps.hists), sizeof(__u32), sizeof(struct hist),
-			 RUNQLAT_MAX_ENTRIES, (void **)&keys, (void **)&vals, &n);
-	if (err) {
-		msg__fail(err, "read histograms");
-		free(keys);
-		free(vals);
+	err = hist__drain_entries(bpf_map__fd(skel->maps.hists), RUNQLAT_MAX_ENTRIES, &e, &n);
+	if (err)
 		return err;
-	}
-	e = calloc(n ? n : 1, sizeof(*e));
-	if (!e) {
-		free(keys);
-		free(vals);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		e[i].key = keys[i];
-		e[i].h = vals[i];
-	}
-	free(keys);
-	free(vals);
-	qsort(e, n, sizeof(*e), cmp_entry);
+	for (i = 0; i < n; i++)
+		snprintf(e[i].label, sizeof(e[i].label), "%u %.*s", e[i].key, HIST_COMM_LEN,
+			 e[i].h.comm);
 
 	timefmt__hms(hms, sizeof(hms));
 	if (env.json) {
@@ -137,15 +109,7 @@ static int report(void *ctx)
 		json__arr_end(&j);
 		json__end(&j);
 	} else {
-		printf("\n");
-		if (env.timestamp)
-			printf("%-8s\n", hms);
-		for (i = 0; i < n; i++) {
-			if (section())
-				printf("\n%s = %u %.*s\n", section(), e[i].key, HIST_COMM_LEN, e[i].h.comm);
-			hist__print_log2(stdout, e[i].h.slots, HIST_SLOTS, unit);
-		}
-		fflush(stdout);
+		hist__print_interval(stdout, e, n, section(), unit, env.timestamp ? hms : NULL);
 	}
 	free(e);
 	return 0;
