@@ -12,6 +12,7 @@ else
 fi
 for b in "$@"; do
 	[ -f "$b" ] || continue
+	[ "$(basename "$b")" = lib.sh ] && continue	# shared functions, not a benchmark
 	echo "== $(basename "$b" .sh)"
 	bash "$b"
 	echo

@@ -14,18 +14,7 @@ setup() {
 # run_execs TOOL_ARGS...: snoopwl's exec list under execsnoop-lite -j.
 # Leaves WLP (workload PID), WLJ (its JSON file) and TOOL_OUT.
 run_execs() {
-	local go
-	go=$(make_go)
-	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$BATS_TEST_TMPDIR/wl.json" &
-	WLP=$!
-	WLJ=$BATS_TEST_TMPDIR/wl.json
-	start_tool execsnoop-lite -j "$@"
-	go "$go"
-	wait "$WLP"
-	sleep 0.3	# the reader polls every 100 ms
-	stop_tool INT
-	[ "$TOOL_RC" = 0 ]
-	if [ -s "$TOOL_OUT" ]; then assert_ndjson "$TOOL_OUT"; fi
+	run_snoop execsnoop-lite execs "$@"
 }
 
 # What the tool must report for the workload's execs, given max-args,

@@ -14,18 +14,7 @@ setup() {
 # run_opens TOOL_ARGS...: snoopwl's open list under opensnoop-lite -j.
 # Leaves WLP, WLJ and TOOL_OUT.
 run_opens() {
-	local go
-	go=$(make_go)
-	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" opens >"$BATS_TEST_TMPDIR/wl.json" &
-	WLP=$!
-	WLJ=$BATS_TEST_TMPDIR/wl.json
-	start_tool opensnoop-lite -j "$@"
-	go "$go"
-	wait "$WLP"
-	sleep 0.3	# the reader polls every 100 ms
-	stop_tool INT
-	[ "$TOOL_RC" = 0 ]
-	if [ -s "$TOOL_OUT" ]; then assert_ndjson "$TOOL_OUT"; fi
+	run_snoop opensnoop-lite opens "$@"
 }
 
 # The workload's opens as the tool must show them, filtered by a jq condition.

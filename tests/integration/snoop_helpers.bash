@@ -12,3 +12,21 @@ maps_bytes() {
 maps_count() {
 	grep -l '^map_id:' /proc/"$1"/fdinfo/* 2>/dev/null | wc -l
 }
+
+# run_snoop TOOL MODE TOOL_ARGS...: snoopwl's MODE list (execs, opens)
+# under TOOL -j. Leaves WLP (workload PID), WLJ (its JSON) and TOOL_OUT.
+run_snoop() {
+	local tool=$1 mode=$2 go
+	shift 2
+	go=$(make_go)
+	WLJ=$BATS_TEST_TMPDIR/wl.json
+	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" "$mode" >"$WLJ" &
+	WLP=$!
+	start_tool "$tool" -j "$@"
+	go "$go"
+	wait "$WLP"
+	sleep 0.3	# the reader polls every 100 ms
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	if [ -s "$TOOL_OUT" ]; then assert_ndjson "$TOOL_OUT"; fi
+}
