@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "timefmt.h"
 #include "tool.h"
 
 int tool__open_opts(struct bpf_object_open_opts *o)
@@ -22,6 +23,18 @@ int tool__prepare(struct bpf_object *obj)
 	return attach__choose(obj, env.force_raw_tp);
 }
 
+static void verbose_maps(struct bpf_object *obj)
+{
+	struct bpf_map *m;
+
+	if (!msg_verbose)
+		return;
+	bpf_object__for_each_map(m, obj)
+		msg__verbose("map %s: %u entries of %u+%u bytes", bpf_map__name(m),
+			     bpf_map__max_entries(m), bpf_map__key_size(m),
+			     bpf_map__value_size(m));
+}
+
 int tool__load_attach(struct bpf_object_skeleton *s)
 {
 	int err;
@@ -38,6 +51,7 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 		return err;
 	}
 	msg__verbose("attached (%s)", attach__mode());
+	verbose_maps(*s->obj);
 	/*
 	 * Loading parsed the kernel's BTF (two copies of ~5.5 MB in libbpf
 	 * 1.1): give that memory back, a tool may run for hours.
@@ -64,14 +78,10 @@ void tool__tracing(const char *what)
 	fprintf(stderr, "Tracing %s... Hit Ctrl-C to end.\n", what);
 }
 
-void tool__verbose_maps(struct bpf_object *obj)
+void tool__json_interval(struct json *j, const char *hms)
 {
-	struct bpf_map *m;
-
-	if (!msg_verbose)
-		return;
-	bpf_object__for_each_map(m, obj)
-		msg__verbose("map %s: %u entries of %u+%u bytes", bpf_map__name(m),
-			     bpf_map__max_entries(m), bpf_map__key_size(m),
-			     bpf_map__value_size(m));
+	json__begin(j, stdout);
+	json__str(j, "type", "interval");
+	json__fixed(j, "timestamp", timefmt__epoch(), 6);
+	json__str(j, "time", hms);
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "json.h"
 #include "loss.h"
 #include "msg.h"
 #include "opts.h"
@@ -52,13 +53,17 @@ int tool__open_opts(struct bpf_object_open_opts *o);
 void tool__open_failed(int err);
 /* Between open and load: pick tp_btf or raw_tp per tracepoint. */
 int tool__prepare(struct bpf_object *obj);
-/* Load and attach; errors printed with hints. 0 or -errno. */
+/* Load and attach (-v: attach forms and map sizes); errors printed with hints. 0 or -errno. */
 int tool__load_attach(struct bpf_object_skeleton *s);
 /* A ring buffer on map calling fn(ctx, ...); NULL after printing why. */
 struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx);
 /* "Tracing <what>... Hit Ctrl-C to end." on stderr. */
 void tool__tracing(const char *what);
-/* Sizes of the maps of obj in kernel memory, for -v. */
-void tool__verbose_maps(struct bpf_object *obj);
+/*
+ * Begin an interval's NDJSON record on stdout: {"type":"interval",
+ * "timestamp":<epoch>,"time":"HH:MM:SS", ...; the caller adds its fields
+ * and ends it with json__end().
+ */
+void tool__json_interval(struct json *j, const char *hms);
 
 #endif

@@ -231,10 +231,7 @@ static void print_json(struct hist_entry *e, __u32 n, const char *unit, const ch
 	char dev[24];
 	__u32 i;
 
-	json__begin(&j, stdout);
-	json__str(&j, "type", "interval");
-	json__fixed(&j, "timestamp", timefmt__epoch(), 6);
-	json__str(&j, "time", hms);
+	tool__json_interval(&j, hms);
 	json__arr(&j, "histograms");
 	for (i = 0; i < n; i++) {
 		json__obj(&j, NULL);
@@ -323,7 +320,6 @@ int main(int argc, char **argv)
 	err = tool__load_attach(skel->skeleton);
 	if (err)
 		goto out;
-	tool__verbose_maps(skel->obj);
 	if (cfg.disk)
 		msg__verbose("disk %s: dev %u:%u", cfg.disk, cfg.dev >> BIO_MINORBITS,
 			     cfg.dev & ((1u << BIO_MINORBITS) - 1));

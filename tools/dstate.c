@@ -387,10 +387,7 @@ static void print_summary(struct reason *rs, int n, const char *hms)
 	int i, c;
 
 	if (env.json) {
-		json__begin(&j, stdout);
-		json__str(&j, "type", "interval");
-		json__fixed(&j, "timestamp", timefmt__epoch(), 6);
-		json__str(&j, "time", hms);
+		tool__json_interval(&j, hms);
 		json__arr(&j, "reasons");
 		for (i = 0; i < n; i++) {
 			struct hist h = { .count = rs[i].count, .sum_ns = rs[i].total_ns };
@@ -740,7 +737,6 @@ int main(int argc, char **argv)
 	err = tool__load_attach(skel->skeleton);
 	if (err)
 		goto out;
-	tool__verbose_maps(skel->obj);
 	seed_stuck();
 	stacks_fd = bpf_map__fd(skel->maps.stacks);
 	printer.folded = cfg.folded;

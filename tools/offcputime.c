@@ -415,7 +415,6 @@ int main(int argc, char **argv)
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)
 		goto out;
-	tool__verbose_maps(r.skel->obj);
 
 	r.usyms = usyms__new(0);
 	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.events), on_event, &r, NULL);

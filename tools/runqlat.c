@@ -92,10 +92,7 @@ static int report(void *ctx)
 
 	timefmt__hms(hms, sizeof(hms));
 	if (env.json) {
-		json__begin(&j, stdout);
-		json__str(&j, "type", "interval");
-		json__fixed(&j, "timestamp", timefmt__epoch(), 6);
-		json__str(&j, "time", hms);
+		tool__json_interval(&j, hms);
 		json__arr(&j, "histograms");
 		for (i = 0; i < n; i++) {
 			json__obj(&j, NULL);
@@ -137,7 +134,6 @@ int main(int argc, char **argv)
 	err = tool__load_attach(skel->skeleton);
 	if (err)
 		goto out;
-	tool__verbose_maps(skel->obj);
 
 	loop__signals();
 	tool__tracing("run queue latency");

@@ -1427,7 +1427,6 @@ int main(int argc, char **argv)
 	err = tool__load_attach(skel->skeleton);
 	if (err)
 		goto out;
-	tool__verbose_maps(skel->obj);
 	rb = tool__ringbuf(skel->maps.events, handle_event, NULL);
 	if (!rb) {
 		err = -errno;
