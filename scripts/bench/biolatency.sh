@@ -20,25 +20,6 @@ BT
 
 io() { "$WL/blkrw" -f "$LOOP" -r "$N" -s 4096 | jq .ns_per_io; }
 
-# under TOOL...: start the tool, wait until attached, run the I/O loop.
-under() {
-	local err out
-	err=$(mktemp); out=$(mktemp)
-	"$@" >"$out" 2>"$err" &
-	local p=$!
-	for _ in $(seq 300); do
-		grep -qE "Hit Ctrl-C|Attaching" "$err" "$out" && break
-		sleep 0.05
-	done
-	sleep 0.5
-	local r
-	r=$(io)
-	kill -INT $p
-	wait $p 2>/dev/null
-	rm -f "$err" "$out"
-	echo "$r"
-}
-
 startup=$(startup_ms 7 "$BIN/biolatency-lite")
 rss=$(peak_rss_kb 3 "$BIN/biolatency-lite" -D)
 "$BIN/biolatency-lite" -D >/dev/null 2>&1 &
@@ -56,9 +37,9 @@ io >/dev/null	# warm up the backing file's pages
 b=1e18; lite=1e18; lited=1e18; bt=1e18
 for _ in $(seq "$ROUNDS"); do
 	b=$(min "$b" "$(io)")
-	lite=$(min "$lite" "$(under "$BIN/biolatency-lite")")
-	lited=$(min "$lited" "$(under "$BIN/biolatency-lite" -D)")
-	bt=$(min "$bt" "$(under bpftrace "$BT")")
+	lite=$(min "$lite" "$(under io "$BIN/biolatency-lite")")
+	lited=$(min "$lited" "$(under io "$BIN/biolatency-lite" -D)")
+	bt=$(min "$bt" "$(under io bpftrace "$BT")")
 done
 
 printf "%-38s %12s\n" "biolatency-lite start-up (median of 7)" "${startup} ms"

@@ -38,26 +38,6 @@ cpu_ns_per() {
 pp() { cpu_ns_per "$N" "$WL/pingpong" -n "$N" -c 1; }
 vf() { cpu_ns_per "$V" "$WL/dwait" -V -n "$V" -d 0; }
 
-# under WORKLOAD TOOL...: start the tool, wait until attached, run WORKLOAD.
-under() {
-	local wl=$1 err=$D/err out=$D/out p r
-	shift
-	[ $# -eq 0 ] && { $wl; return; }
-	"$@" >"$out" 2>"$err" &
-	p=$!
-	for _ in $(seq 300); do
-		grep -qE "Hit Ctrl-C|Attaching" "$err" "$out" && break
-		sleep 0.05
-	done
-	sleep 0.5
-	r=$($wl)
-	kill -INT $p
-	wait $p 2>/dev/null
-	echo "$r"
-}
-
-median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
-
 OFF=$BIN/offcputime-lite
 names=("no tool" "dstate-lite" "dstate-lite -m 1000")
 cmds=("" "$BIN/dstate-lite" "$BIN/dstate-lite -m 1000")

@@ -59,6 +59,33 @@ seconds() {
 	awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}'
 }
 
+# Median of numbers, one per line on stdin.
+median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+
+# under WORKLOAD [TOOL...]: start TOOL (ours, or bpftrace), wait until it
+# is attached, run the shell function WORKLOAD and print what it prints,
+# stop TOOL. Without TOOL, just run WORKLOAD (the no-tool baseline).
+under() {
+	local wl=$1 err out p r
+	shift
+	[ $# -eq 0 ] && { $wl; return; }
+	err=$(mktemp)
+	out=$(mktemp)
+	"$@" >"$out" 2>"$err" &
+	p=$!
+	for _ in $(seq 300); do
+		grep -qE "Hit Ctrl-C|Attaching" "$err" "$out" && break
+		sleep 0.05
+	done
+	sleep 0.5
+	r=$($wl)
+	# SIGTERM: background jobs of a script ignore SIGINT
+	kill -TERM $p
+	wait $p 2>/dev/null
+	rm -f "$err" "$out"
+	echo "$r"
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
 
 # bpftrace and perf need tracefs; a fresh machine may not have it mounted.

@@ -37,33 +37,13 @@ cpu_ns_per() {	# OPS CMD...: CPU ns (user + system) of CMD per operation
 	awk -v n="$n" '{printf "%.0f\n", ($1 + $2) * 1e9 / n}' "$D/time"
 }
 pp() { cpu_ns_per "$N" "$WL/pingpong" -n "$N" -c 1; }
-median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
-
-# under CMD...: start a tracer, wait until it is attached, run pp, stop it.
-under() {
-	"$@" >"$D/out" 2>"$D/err" &
-	local p=$!
-	for _ in $(seq 300); do
-		grep -qE "Hit Ctrl-C|Attaching" "$D/err" "$D/out" 2>/dev/null && break
-		sleep 0.05
-	done
-	sleep 0.5
-	pp
-	kill -INT $p
-	wait $p 2>/dev/null
-}
-
-# Kernel memory of the maps a process holds (memlock of its map fds).
-maps_kib() {
-	awk '/^memlock:/{m=$2} /^map_type:/{s+=m} END{printf "%d", s/1024}' /proc/"$1"/fdinfo/* 2>/dev/null
-}
 
 startup=$(startup_ms 7 "$BIN/offcputime-lite")
 rm -f "$D/err"
 "$BIN/offcputime-lite" >/dev/null 2>"$D/err" &
 p=$!
 while ! grep -q "Hit Ctrl-C" "$D/err" 2>/dev/null; do sleep 0.02; done
-mem=$(maps_kib $p)
+mem=$(($(maps_memlock_bytes $p) / 1024))
 idle_rss=$(awk '/VmRSS/{print $2}' /proc/$p/status)
 kill -INT $p; wait $p 2>/dev/null
 
@@ -96,8 +76,8 @@ report_ms=$(((t1 - t0) / 1000000))
 : >"$D/base"; : >"$D/lite"; : >"$D/bt"
 for _ in $(seq "$ROUNDS"); do
 	pp >>"$D/base"
-	under "$BIN/offcputime-lite" -f >>"$D/lite"
-	under bpftrace "$D/offcpu.bt" >>"$D/bt"
+	under pp "$BIN/offcputime-lite" -f >>"$D/lite"
+	under pp bpftrace "$D/offcpu.bt" >>"$D/bt"
 done
 b=$(median <"$D/base"); l=$(median <"$D/lite"); t=$(median <"$D/bt")
 

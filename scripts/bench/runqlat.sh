@@ -17,25 +17,6 @@ BT
 
 pp() { "$WL/pingpong" -n "$N" -c 1 | jq .ns_per_round_trip; }
 
-# under TOOL...: start the tool, wait until attached, run the ping-pong.
-under() {
-	local err out
-	err=$(mktemp); out=$(mktemp)
-	"$@" >"$out" 2>"$err" &
-	local p=$!
-	for _ in $(seq 300); do
-		grep -qE "Hit Ctrl-C|Attaching" "$err" "$out" && break
-		sleep 0.05
-	done
-	sleep 0.5
-	local r
-	r=$(pp)
-	kill -TERM $p
-	wait $p 2>/dev/null
-	rm -f "$err" "$out"
-	echo "$r"
-}
-
 startup=$(startup_ms 7 "$BIN/runqlat-lite")
 rss=$(peak_rss_kb 3 "$BIN/runqlat-lite")
 "$BIN/runqlat-lite" >/dev/null 2>&1 &
@@ -45,8 +26,8 @@ mem=$(maps_memlock_bytes $p)
 kill -TERM $p; wait $p 2>/dev/null
 
 base=$(pp)
-lite=$(under "$BIN/runqlat-lite")
-bt=$(under bpftrace "$BT")
+lite=$(under pp "$BIN/runqlat-lite")
+bt=$(under pp bpftrace "$BT")
 base2=$(pp)
 rm -f "$BT"
 b=$(awk -v a="$base" -v b="$base2" 'BEGIN{print (a+b)/2}')
