@@ -25,12 +25,29 @@ static __always_inline __u32 log2_u64(__u64 v)
 	return hi ? log2_u32(hi) + 32 : log2_u32(v);
 }
 
+_Static_assert((HIST_SLOTS & (HIST_SLOTS - 1)) == 0, "HIST_SLOTS is a power of two");
+
+/*
+ * Clamp a slot to the last one, then mask it in the register that will
+ * index the array. Verifiers before 6.3 or so (Debian 12's 6.1 among them)
+ * learn a bound only on the register that was compared, and clang compares
+ * a copy: "R2 unbounded memory access" at slots[slot]. The mask, in asm so
+ * that clang cannot drop it as redundant, bounds the register itself.
+ */
+static __always_inline __u32 hist_clamp(__u32 s)
+{
+	if (s >= HIST_SLOTS)
+		s = HIST_SLOTS - 1;
+#ifdef __bpf__
+	asm volatile("%0 &= %1" : "+r"(s) : "i"(HIST_SLOTS - 1));
+#endif
+	return s;
+}
+
 /* Slot i holds values in [2^i, 2^(i+1)) (slot 0 holds 0 and 1). */
 static __always_inline __u32 hist_slot_log2(__u64 v)
 {
-	__u32 s = log2_u64(v);
-
-	return s < HIST_SLOTS ? s : HIST_SLOTS - 1;
+	return hist_clamp(log2_u64(v));
 }
 
 /* Slot i holds values in [base + i*step, base + (i+1)*step). */
@@ -38,14 +55,13 @@ static __always_inline __u32 hist_slot_linear(__u64 v, __u64 base, __u64 step)
 {
 	__u64 s = v < base ? 0 : (v - base) / step;
 
-	return s < HIST_SLOTS ? s : HIST_SLOTS - 1;
+	return hist_clamp(s < HIST_SLOTS ? s : HIST_SLOTS - 1);
 }
 
 /* Add one value: value (in the histogram's unit) picks the slot. */
 static __always_inline void hist_add(struct hist *h, __u32 slot, __u64 ns)
 {
-	if (slot >= HIST_SLOTS)
-		slot = HIST_SLOTS - 1;
+	slot = hist_clamp(slot);
 	__sync_fetch_and_add(&h->slots[slot], 1);
 	__sync_fetch_and_add(&h->count, 1);
 	__sync_fetch_and_add(&h->sum_ns, ns);
