@@ -227,15 +227,33 @@ int attach__tracefs(void)
 	return 0;
 }
 
+bool attach__kernel_btf(void)
+{
+	static int have = -1;
+	__u16 magic = 0;
+	int fd;
+
+	if (have >= 0)
+		return have;
+	/* present, readable and BTF: an empty file (or none) is no BTF */
+	fd = open(VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
+	have = fd >= 0 && read(fd, &magic, sizeof(magic)) == sizeof(magic) &&
+	       magic == BTF_MAGIC;
+	if (fd >= 0)
+		close(fd);
+	return have;
+}
+
 int attach__open_opts(struct bpf_object_open_opts *o, const char *btf_path)
 {
 	if (btf_path) {
 		o->btf_custom_path = btf_path;
 		return 0;
 	}
-	if (access(VMLINUX_BTF, R_OK)) {
+	if (!attach__kernel_btf()) {
 		msg__err("kernel BTF not found at %s", VMLINUX_BTF);
-		msg__hint("this kernel lacks CONFIG_DEBUG_INFO_BTF; give a BTF file with --btf FILE");
+		msg__hint("this kernel lacks CONFIG_DEBUG_INFO_BTF; give its BTF with --btf FILE "
+			  "(the .BTF section of its vmlinux, or a file from a BTF archive)");
 		return -ENOENT;
 	}
 	return 0;

@@ -32,6 +32,13 @@ int attach__tracefs(void);
  */
 int attach__open_opts(struct bpf_object_open_opts *o, const char *btf_path);
 
+/*
+ * Whether the kernel publishes its own BTF (/sys/kernel/btf/vmlinux). A
+ * --btf file serves CO-RE only: tp_btf programs and iterators attach by
+ * the kernel's BTF ids and need this.
+ */
+bool attach__kernel_btf(void);
+
 /* Load failure diagnosis: the error and the hint the user can act on. */
 void attach__load_failed(int err);
 

@@ -734,10 +734,17 @@ int main(int argc, char **argv)
 
 	/* the iterator runs once, by hand, after the tracepoints are attached */
 	bpf_program__set_autoattach(skel->progs.seed_stuck, false);
+	/* a task iterator attaches by the kernel's own BTF, which --btf cannot stand in for */
+	if (!attach__kernel_btf()) {
+		bpf_program__set_autoload(skel->progs.seed_stuck, false);
+		msg__warn("tasks already in D at start-up are not listed: the kernel has no BTF "
+			  "at /sys/kernel/btf/vmlinux for the task iterator");
+	}
 	err = tool__load_attach(skel->skeleton);
 	if (err)
 		goto out;
-	seed_stuck();
+	if (attach__kernel_btf())
+		seed_stuck();
 	stacks_fd = bpf_map__fd(skel->maps.stacks);
 	printer.folded = cfg.folded;
 	if (cfg.user_stacks)
