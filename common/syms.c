@@ -433,11 +433,12 @@ static int open_in_root(int root_fd, const char *path)
 	return fd;
 }
 
+/* fd is the file dev:ino (dev 0: any device). */
 static bool same_file(int fd, dev_t dev, ino_t ino)
 {
 	struct stat st;
 
-	return !fstat(fd, &st) && st.st_ino == ino && st.st_dev == dev;
+	return !fstat(fd, &st) && st.st_ino == ino && (!dev || st.st_dev == dev);
 }
 
 /* The root of tgid when it is not ours, as an fd that outlives tgid. */
@@ -493,11 +494,22 @@ static struct ufile *file_get(struct usyms *u, pid_t tgid, int root_fd, dev_t de
 		snprintf(buf, sizeof(buf), "/proc/%d/map_files/%llx-%llx", tgid,
 			 (unsigned long long)start, (unsigned long long)end);
 		f->fd = open(buf, O_RDONLY | O_CLOEXEC);
-		if (f->fd < 0)
-			f->fd = open_in_root(root_fd, f->path);
-		if (f->fd >= 0 && !same_file(f->fd, dev, ino)) {
+		/*
+		 * On overlayfs (container roots) maps names the layer's
+		 * device while the file opens on the overlay's: the inode
+		 * number is what both agree on. A path, which may have been
+		 * replaced since, must match both.
+		 */
+		if (f->fd >= 0 && !same_file(f->fd, 0, ino)) {
 			close(f->fd);
 			f->fd = -1;
+		}
+		if (f->fd < 0) {
+			f->fd = open_in_root(root_fd, f->path);
+			if (f->fd >= 0 && !same_file(f->fd, dev, ino)) {
+				close(f->fd);
+				f->fd = -1;
+			}
 		}
 		if (f->fd >= 0)
 			u->nr_fds++;

@@ -244,6 +244,26 @@ prog_ids_of() {
 	[ "$(json_total offcpu_pipe_fn)" -gt 0 ]
 }
 
+@test "offcputime: a process whose binary is on overlayfs (a container's root) gets names" {
+	# maps names the lower layer's device, the file opens on the overlay's
+	local go dir=$BATS_TEST_TMPDIR/ovl
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	mkdir -p "$dir/lower" "$dir/top"
+	cp "$WL/offcpu" "$dir/lower/"
+	# the mounts live in the workload's own namespace and go with it
+	unshare -m sh -c 'mount -t tmpfs none "$1/top" && mkdir "$1/top/u" "$1/top/w" "$1/top/root" &&
+		mount -t overlay overlay -o "lowerdir=$1/lower,upperdir=$1/top/u,workdir=$1/top/w" "$1/top/root" &&
+		exec "$1/top/root/offcpu" -n 8 -s 75 -p 25 -g "$2"' sh "$dir" "$go" >"$WLOUT" &
+	WLPID=$!
+	start_tool offcputime-lite -j -p "$WLPID"
+	go "$go"
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	check_named_stacks
+}
+
 @test "offcputime: exited processes are pruned from the symbolizer, except those with stacks to name" {
 	local go t_sleep
 	go=$(make_go)
