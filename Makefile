@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # bpflite: one build from vmlinux.h to static binaries in build/bin/.
 #   make [all]      build every tool (installs missing Debian packages first)
-#   make test       unit + integration tests: "N passed, N failed, N skipped"
+#   make test       unit + integration tests, on this kernel and on every kernel
+#                   of tests/vm/kernels under qemu: "N passed, N failed, N skipped"
+#   make test-kernels  only the kernel matrix (BPFLITE_KERNELS="NAME ..." picks)
 #   make bench      benchmarks (not timed tests)
 #   make fuzz       run the fuzz targets for a fixed time
 #   make install PREFIX=/usr/local DESTDIR=
@@ -35,7 +37,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(OUT)/%.o)
 LIB := $(OUT)/libbpflite.a
 BINS := $(addprefix $(OUT)/bin/,$(addsuffix -lite,$(TOOLS) $(USER_TOOLS)))
 
-.PHONY: all deps test unit integration bench fuzz install clean check-static
+.PHONY: all deps test unit integration test-kernels bench fuzz install clean check-static
 .DEFAULT_GOAL := all
 
 all: deps
@@ -99,6 +101,12 @@ unit: all
 integration: all
 	@$(MAKE) --no-print-directory -f tests/Makefile.tests all
 	@tests/run.sh integration
+
+test-kernels: deps
+	@scripts/deps.sh test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -f tests/Makefile.tests all
+	@tests/run.sh kernels
 
 bench: deps
 	@scripts/deps.sh bench

@@ -3,21 +3,26 @@
 # Install the Debian packages that building and testing bpflite need.
 # Idempotent and quick when everything is present: dpkg is asked first,
 # apt-get runs only for what is missing.
-#   scripts/deps.sh          build + test packages
+#   scripts/deps.sh          build + test packages (the kernel matrix's too)
+#   scripts/deps.sh vm       what the kernel matrix (tests/vm) needs
 #   scripts/deps.sh build    build packages only
 #   scripts/deps.sh bench    build + test + benchmark packages
 set -e
 
 BUILD="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev make gcc pkg-config linux-libc-dev"
 TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace python3"
+# The kernel matrix (tests/vm): qemu under TCG, a busybox initramfs, the
+# guest kernel's modules (depmod) and its BTF taken from the image.
+VM="qemu-system-x86 busybox-static kmod cpio lz4 zstd xz-utils binutils"
 BENCH="hyperfine linux-perf time"
 
 case "${1:-test}" in
 build) want="$BUILD" ;;
-test) want="$BUILD $TEST" ;;
+test) want="$BUILD $TEST $VM" ;;
+vm) want="$VM" ;;
 bench) want="$BUILD $TEST $BENCH" ;;
 browser) want="chromium" ;;
-*) echo "usage: $0 [build|test|bench|browser]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|test|vm|bench|browser]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the qemu guest (tests/vm/run.sh boots it): prepares the
+# machine the way the development host is set up (tracefs, cgroup v1
+# controllers plus v2 at /sys/fs/cgroup/unified, loopback, the guest
+# kernel's modules) and runs the integration suite of the shared tree.
+# Every result goes to the second serial port, which the host reads:
+#   # == integration FILE.bats   then the file's TAP, then   # rc N
+#   # vm done                     at the end
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8 TERM=dumb
+exec </dev/null >/dev/ttyS1 2>&1
+
+arg() { sed -n "s/.*bpflite\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+src=$(arg src)
+kmods=$(arg kmods)
+filter=$(cat "$(arg filterfile)")
+timeout_s=$(arg file_timeout)
+# the .BTF of this kernel's image, for the --btf tests (tests/vm/extract-btf.sh)
+export BPFLITE_TEST_BTF=$(arg btf)
+
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mkdir -p /dev/shm /dev/pts
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+mount -t tmpfs tmpfs /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t bpf bpf /sys/fs/bpf
+mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup
+for c in cpu cpuacct cpuset memory devices freezer blkio pids; do
+	mkdir -p "/sys/fs/cgroup/$c"
+	mount -t cgroup -o "$c" cgroup "/sys/fs/cgroup/$c" 2>/dev/null || rmdir "/sys/fs/cgroup/$c"
+done
+mkdir -p /sys/fs/cgroup/unified
+mount -t cgroup2 cgroup2 /sys/fs/cgroup/unified
+# modprobe finds the guest kernel's modules (depmod'ed on the host).
+mkdir -p /usr/lib/modules
+mount --bind "$kmods" /usr/lib/modules
+# what the development host has built in (loop devices, veth, nftables)
+modprobe -a loop veth nf_tables 2>/dev/null
+echo 1 >/proc/sys/kernel/sysrq
+ip link set lo up
+hostname bpflite-vm
+
+echo "# vm kernel $(uname -r)"
+cd "$src" || { echo "# cannot enter $src"; echo o >/proc/sysrq-trigger; }
+for t in tests/integration/*.bats; do
+	echo "# == integration $(basename "$t")"
+	if [ -n "$filter" ]; then
+		timeout -k 10 "${timeout_s:-900}" bats --tap -f "$filter" "$t"
+	else
+		timeout -k 10 "${timeout_s:-900}" bats --tap "$t"
+	fi
+	echo "# rc $?"
+done
+echo "# vm done"
+sync
+echo o >/proc/sysrq-trigger
+sleep 30	# the power-off runs asynchronously; init must not exit first

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot one kernel of tests/vm/kernels under qemu (TCG) with the host's root
+# shared read-only (virtiofs, a tmpfs overlay on top) and run the
+# integration suite in it, once for the whole suite.
+#   tests/vm/run.sh NAME OUT [BATS_FILTER]
+# BATS_FILTER (a bats -f regex) defaults to the one in tests/vm/suite.
+# OUT receives the guest's result stream (see guest.sh). Exit status: 0 when
+# the guest ran to its end, 1 when it could not boot or did not finish.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+name=${1:?usage: tests/vm/run.sh NAME OUT [BATS_FILTER]}
+out=${2:?usage: tests/vm/run.sh NAME OUT [BATS_FILTER]}
+filter=${3:-$(grep -v '^#' tests/vm/suite)}
+cache=${BPFLITE_VM_CACHE:-/var/cache/bpflite/kernels}
+mem=${BPFLITE_VM_MEM:-4096}
+limit=${BPFLITE_VM_TIMEOUT:-2400}
+say() { echo "vm $name: $*" >&2; }
+
+line=$(awk -v n="$name" '$1 == n { print; exit }' tests/vm/kernels)
+[ -n "$line" ] || { say "not in tests/vm/kernels"; exit 1; }
+read -r _ pkg glob <<<"$line"
+
+# The kernel package, extracted and depmod'ed once.
+kdir=$cache/$pkg
+if [ ! -f "$kdir/.ready" ]; then
+	dl=$(mktemp -d)
+	if ! (cd "$dl" && apt-get download "$pkg" >/dev/null 2>&1); then
+		newest=$(apt-cache search --names-only "^${glob//\*/.*}\$" 2>/dev/null |
+			awk '{print $1}' | sort -V | tail -1)
+		if [ -z "$newest" ] || ! (cd "$dl" && apt-get download "$newest" >/dev/null 2>&1); then
+			say "cannot download $pkg (run apt-get update?)"
+			rm -rf "$dl"
+			exit 1
+		fi
+		say "$pkg is no longer served; using $newest (update tests/vm/kernels)"
+		pkg=$newest
+		kdir=$cache/$pkg
+	fi
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	dpkg -x "$dl"/*.deb "$kdir"
+	rm -rf "$dl"
+	kver=$(ls "$kdir/lib/modules")
+	depmod -b "$kdir" "$kver" || exit 1
+	touch "$kdir/.ready"
+fi
+kver=$(ls "$kdir/lib/modules")
+vmlinuz=$kdir/boot/vmlinuz-$kver
+[ -s "$kdir/vmlinux.btf" ] || tests/vm/extract-btf.sh "$vmlinuz" "$kdir/vmlinux.btf" || exit 1
+
+# The initramfs: static busybox, /init, and the modules that mounting the
+# host's root needs, in dependency order (from modules.dep).
+work=$(mktemp -d /tmp/bpflite-vm.XXXXXX)
+trap 'kill $vfsd 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+vfsd=
+mkdir -p "$work/root/bin" "$work/root/mods" "$work/root/proc" "$work/root/sys" "$work/root/dev"
+cp /bin/busybox "$work/root/bin/busybox"
+cp tests/vm/init "$work/root/init"
+deps=$kdir/lib/modules/$kver/modules.dep
+order=$(awk -v want="virtio_pci virtiofs overlay" '
+	{ m = $1; sub(":$", "", m); dep[m] = ""; for (i = 2; i <= NF; i++) dep[m] = dep[m] " " $i
+	  n = m; sub(".*/", "", n); sub("\\.ko.*", "", n); path[n] = m }
+	function visit(p,   d, k, i) {
+		if (p in seen) return
+		seen[p] = 1
+		k = split(dep[p], d, " ")
+		for (i = k; i >= 1; i--) visit(d[i])
+		order = order " " p
+	}
+	END { k = split(want, w, " "); for (i = 1; i <= k; i++) if (w[i] in path) visit(path[w[i]]); print order }' "$deps")
+for m in $order; do
+	cp "$kdir/lib/modules/$kver/$m" "$work/root/mods/"
+	basename "$m" .ko >>"$work/root/modlist"
+done
+(cd "$work/root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$work/initrd.gz"
+
+/usr/lib/qemu/virtiofsd --socket-path="$work/vfs.sock" -o source=/ -o cache=auto \
+	-o sandbox=chroot >"$work/virtiofsd.log" 2>&1 &
+vfsd=$!
+for _ in $(seq 50); do [ -S "$work/vfs.sock" ] && break; sleep 0.1; done
+
+: >"$out"
+cmdline="console=ttyS0 panic=-1 quiet bpflite.run=$PWD/tests/vm/guest.sh bpflite.src=$PWD"
+cmdline="$cmdline bpflite.kmods=$kdir/lib/modules"
+cmdline="$cmdline bpflite.file_timeout=${BPFLITE_TEST_FILE_TIMEOUT:-900}"
+cmdline="$cmdline bpflite.btf=$kdir/vmlinux.btf bpflite.filterfile=$work/filter"
+printf '%s\n' "$filter" >"$work/filter"
+say "booting $kver (TCG), results in $out"
+timeout -k 10 "$limit" qemu-system-x86_64 -accel tcg -cpu "${BPFLITE_VM_CPU:-qemu64}" -m "$mem" -smp 2 \
+	-kernel "$vmlinuz" -initrd "$work/initrd.gz" -append "$cmdline" \
+	-nographic -no-reboot -monitor none \
+	-object "memory-backend-memfd,id=mem,size=${mem}M,share=on" -numa node,memdev=mem \
+	-chardev "socket,id=vfs,path=$work/vfs.sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
+	-serial "file:$work/console.log" -serial "file:$out" </dev/null >"$work/qemu.log" 2>&1
+rc=$?
+if ! grep -q '^# vm done' "$out"; then
+	say "the guest did not finish (qemu exit $rc); its console ends:"
+	tail -20 "$work/console.log" | sed 's/^/  /' >&2
+	exit 1
+fi
+exit 0
