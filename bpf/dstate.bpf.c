@@ -155,7 +155,12 @@ static __always_inline void aggregate(const struct dstate_wait *w, __u64 delta)
 	struct dstate_key key = {};
 	struct dstate_val *v;
 
-	key.tgid = w->tgid;
+	/*
+	 * The process only where user stacks need it to be named (-U): a
+	 * key per process would fill the map with every short-lived one
+	 * (5,000 vfork'ing processes filled it).
+	 */
+	key.tgid = cfg_user_stack ? w->tgid : 0;
 	key.kstack_id = w->kstack_id;
 	key.ustack_id = w->ustack_id;
 	key.waker_kstack_id = DSTATE_NO_STACK;

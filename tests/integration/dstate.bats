@@ -538,3 +538,36 @@ dio_run() {
 	grep -Eq '^dd;.*;--;.*;\[(hardirq|softirq)\] [0-9]+$' "$TOOL_OUT"
 	! grep -Eq '^dd;.*;--;.*;(cpuhog|dstate-lite|swapper[^;]*) [0-9]+$' "$TOOL_OUT" || false
 }
+
+@test "dstate: 50,000 thread and 5,000 process exits, each process with a D sleep, fill no map; vfork sleeps stay exact" {
+	local go waits aggs wl
+	make_cgroup
+	# -m 100: the workload's 300 ms sleeps as episodes, not the churn's
+	start_tool dstate-lite -j -c "$CG" -m 100
+	run_churn -v	# each of the 5,000 processes waits once for a vfork child
+	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
+	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]
+	waits=$(map_entries "$TOOL_PID" waits)
+	aggs=$(map_entries "$TOOL_PID" aggs)
+	echo "after the churn: waits $waits, aggs $aggs entries"
+	# nothing of the cgroup is alive; aggregates are per stack and comm,
+	# not per process (it was 4096, full, for 5,000 processes)
+	[ "$waits" -le 8 ]
+	[ "$aggs" -le 64 ]
+
+	go=$(make_go)
+	in_cgroup_bg "$WL/dwait" -V -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json"
+	go "$go"
+	wait "$BG"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	assert_no_loss
+	WP=$BG
+	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
+	# the vfork parent's N sleeps, each as long as the workload measured
+	[ "$(count_episodes "$WP")" = "$N" ]
+	check_durations "$WP"
+	# and the churn's sleeps are in the summary, none lost
+	jq -se 'map(select(.type=="interval") | .reasons[] | select(.reason=="kernel_clone") | .comms[] | select(.comm=="churn") | .count) | add > 1000' "$TOOL_OUT"
+}

@@ -6,7 +6,12 @@
  * it exits, so it leaves the CPU at least once before it dies, as real
  * short-lived tasks do.
  *
- *   churn [-t THREADS] [-p PROCS] [-w WIDTH] [-g GO_FIFO]
+ * With -v, each child process vforks once: it waits for its own child in
+ * a killable (D) sleep, so every process leaves one D episode behind.
+ * With -e, each child process execs this program again (churn -x, which
+ * exits at once): one exec per process.
+ *
+ *   churn [-t THREADS] [-p PROCS] [-w WIDTH] [-v] [-e] [-g GO_FIFO]
  * prints one JSON line at the end: {"pid", "threads", "procs", "ms"}.
  */
 #include <sched.h>
@@ -52,19 +57,23 @@ static void join(volatile pid_t *ctid)
 int main(int argc, char **argv)
 {
 	int threads = 50000, procs = 5000, width = 4, opt, i, j, done_t = 0, done_p = 0;
+	int vfork_once = 0, exec_once = 0;
 	const char *go = NULL;
 	unsigned long long t0;
 	static volatile pid_t ctids[64];
 	static char stacks[64][STACK_SIZE] __attribute__((aligned(16)));
 
-	while ((opt = getopt(argc, argv, "t:p:w:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:p:w:g:vex")) != -1) {
 		switch (opt) {
+		case 'x': return 0;
+		case 'v': vfork_once = 1; break;
+		case 'e': exec_once = 1; break;
 		case 't': threads = atoi(optarg); break;
 		case 'p': procs = atoi(optarg); break;
 		case 'w': width = atoi(optarg); break;
 		case 'g': go = optarg; break;
 		default:
-			fprintf(stderr, "usage: churn [-t THREADS] [-p PROCS] [-w WIDTH] [-g GO_FIFO]\n");
+			fprintf(stderr, "usage: churn [-t THREADS] [-p PROCS] [-w WIDTH] [-v] [-e] [-g GO_FIFO]\n");
 			return 2;
 		}
 	}
@@ -97,7 +106,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (c == 0) {
+			char *xargv[] = { argv[0], "-x", NULL };
+
 			SYSCALL1(SYS_sched_yield, 0);
+			if (vfork_once && SYSCALL1(SYS_vfork, 0) == 0)
+				SYSCALL1(SYS_exit, 0);
+			if (exec_once)
+				execv("/proc/self/exe", xargv);
 			SYSCALL1(SYS_exit_group, 0);
 		}
 		if (waitpid(c, NULL, 0) == c)
