@@ -285,3 +285,31 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	grep -q 'dropped 1 execs whose exit record was lost' "$TOOL_ERR"
 	grep -q '0 execs pending at exit' "$TOOL_ERR"
 }
+
+@test "execsnoop: 50,000 thread and 5,000 process exits, 2,000 execs, leave nothing in flight; the known execs stay exact" {
+	local go inflight n
+	make_cgroup
+	start_tool execsnoop-lite -j -c "$CG"
+	run_churn
+	run_churn -t 0 -p 2000 -e	# each child execs churn -x
+	inflight=$(map_entries "$TOOL_PID" inflight)
+	echo "after the churn: inflight $inflight entries"
+	[ "$inflight" = 0 ]
+
+	go=$(make_go)
+	WLJ=$BATS_TEST_TMPDIR/wl.json
+	in_cgroup_bg "$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$WLJ"
+	WLP=$BG
+	go "$go"
+	wait "$WLP"
+	sleep 0.3
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	assert_no_loss
+	# every exec of the churn, with its file
+	n=$(jq -s --argjson p "$(echo "$CHURN" | jq .pid)" '[.[] | select(.type=="exec" and .ppid==$p and .args[1]=="-x" and .filename=="/proc/self/exe" and .ret==0)] | length' "$TOOL_OUT")
+	echo "churn execs shown: $n"
+	[ "$n" = 2000 ]
+	[ "$(expected 20 256 0)" = "$(reported)" ]
+}

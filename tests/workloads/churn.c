@@ -106,7 +106,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (c == 0) {
-			char *xargv[] = { argv[0], "-x", NULL };
+			/* on the stack: a fresh child may not have our rodata mapped yet */
+			char x[] = "-x";
+			char *xargv[] = { argv[0], x, NULL };
 
 			SYSCALL1(SYS_sched_yield, 0);
 			if (vfork_once && SYSCALL1(SYS_vfork, 0) == 0)
