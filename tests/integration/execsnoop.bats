@@ -286,6 +286,32 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	grep -q '0 execs pending at exit' "$TOOL_ERR"
 }
 
+@test "execsnoop: a thread that is not the leader execs and its EXEC record is lost: still shown, counted" {
+	local go x pad wl
+	make_cgroup
+	x=$(head -c 250 /dev/zero | tr '\0' x)
+	pad=$(head -c 250 /dev/zero | tr '\0' y)
+	go=$(make_go)
+	start_tool execsnoop-lite -j -v -c "$CG" --buffer-pages 1
+	# the same ENTER size as full_ring's first case: EXEC does not fit
+	in_cgroup_bg "$WL/snoopwl" -g "$go" threadexec /bin/true mark1 \
+		$x $x $x $x $x $x $x $x $x $x $x $x $x $x "$pad" >"$BATS_TEST_TMPDIR/wl.json"
+	kill -STOP "$TOOL_PID"
+	go "$go"
+	wait "$BG"
+	kill -CONT "$TOOL_PID"
+	sleep 2
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	wl=$(jq -c '.execs[0] | {pid, ret}' "$BATS_TEST_TMPDIR/wl.json")
+	echo "workload: $wl; tool: $(jq -c 'select(.type=="exec") | {pid, tid, ret, filename}' "$TOOL_OUT")"
+	# the exec comes out under the process ID it took over, without its file name
+	[ "$(jq -c 'select(.type=="exec" and .args[1]=="mark1") | {pid, ret}' "$TOOL_OUT")" = "$wl" ]
+	jq -se 'map(select(.type=="exec" and .args[1]=="mark1")) | .[0].filename == null' "$TOOL_OUT"
+	[ "$(lost)" = 1 ]
+	grep -q '0 execs pending at exit' "$TOOL_ERR"
+}
+
 @test "execsnoop: 50,000 thread and 5,000 process exits, 2,000 execs, leave nothing in flight; the known execs stay exact" {
 	local go inflight n
 	make_cgroup

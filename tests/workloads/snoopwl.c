@@ -10,6 +10,8 @@
  *                                     O_SYNC (has O_DSYNC's)
  *   snoopwl -g FIFO -d DIR burst N    N opens of one file, as fast as possible
  *   snoopwl -g FIFO -d DIR uid UID    one exec of /bin/true as UID
+ *   snoopwl -g FIFO threadexec PROG ARGS...  one exec of PROG (argv: PROG ARGS)
+ *                                     from a second thread of a child
  *   snoopwl reexec PROG ARGS...       (internal) exec PROG: a second exec in one process
  */
 #include <pthread.h>
@@ -376,6 +378,10 @@ int main(int argc, char **argv)
 		do_flagopens();
 	} else if (!strcmp(argv[optind], "burst") && optind + 1 < argc) {
 		do_burst(atol(argv[optind + 1]));
+	} else if (!strcmp(argv[optind], "threadexec") && optind + 1 < argc) {
+		printf("{\"pid\":%d,\"execs\":[", getpid());
+		exec_child("thread", argv[optind + 1], argv + optind + 1, -1, 1);
+		printf("]}\n");
 	} else if (!strcmp(argv[optind], "uid") && optind + 1 < argc) {
 		char *t[] = { "true", "as-uid", NULL };
 
