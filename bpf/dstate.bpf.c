@@ -13,6 +13,7 @@
 #include "hist.bpf.h"
 #include "filter.bpf.h"
 #include "loss.bpf.h"
+#include "irq_ctx.bpf.h"
 
 /*
  * Linux 5.18 (fa2c3254d7cf) passes prev_state as sched_switch's 4th
@@ -154,13 +155,19 @@ static __always_inline void aggregate(const struct dstate_wait *w, __u64 delta)
 	struct dstate_key key = {};
 	struct dstate_val *v;
 
-	key.tgid = w->tgid;
+	/*
+	 * The process only where user stacks need it to be named (-U): a
+	 * key per process would fill the map with every short-lived one
+	 * (5,000 vfork'ing processes filled it).
+	 */
+	key.tgid = cfg_user_stack ? w->tgid : 0;
 	key.kstack_id = w->kstack_id;
 	key.ustack_id = w->ustack_id;
 	key.waker_kstack_id = DSTATE_NO_STACK;
 	__builtin_memcpy(key.comm, w->comm, sizeof(key.comm));
 	if (cfg_fold_waker) {
 		key.waker_kstack_id = w->waker_kstack_id;
+		key.waker_ctx = w->waker_ctx;
 		__builtin_memcpy(key.waker_comm, w->waker_comm, sizeof(key.waker_comm));
 	}
 	v = bpf_map_lookup_elem(&aggs, &key);
@@ -191,6 +198,7 @@ static __always_inline void emit(const struct dstate_wait *w, __u32 tid, __u64 n
 		return;
 	}
 	e->kind = DSTATE_EPISODE;
+	e->waker_ctx = w->waker_ctx;
 	e->end_ns = now;
 	e->total_ns = delta;
 	e->blocked_ns = w->wake_ns ? w->wake_ns - w->start_ns : 0;
@@ -256,6 +264,9 @@ static __always_inline int handle_switch(unsigned long long *ctx, bool preempt,
  * sched_waking runs in the waker's context (sched_wakeup may run later on
  * the wakee's CPU, from an IPI), so current is the task that released the
  * sleeper: the mutex owner that unlocked, the child that ended a vfork.
+ * Unless the wake-up comes from an interrupt (a disk completion, a
+ * timer): current is then whatever task the interrupt landed on, and the
+ * waker is the interrupt (common/irq_ctx.bpf.h tells).
  * The first waker wins; later wake-ups of a waking task do not pass
  * try_to_wake_up()'s state check and never get here.
  */
@@ -263,16 +274,27 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
 	struct dstate_wait *w;
+	enum irq_ctx ic;
 	__u64 id;
 
 	w = bpf_map_lookup_elem(&waits, &tid);
-	if (!w || w->waker_tid)
+	if (!w || w->wake_ns)
 		return 0;
-	id = bpf_get_current_pid_tgid();
 	w->wake_ns = bpf_ktime_get_ns();
-	w->waker_tgid = id >> 32;
-	w->waker_tid = (__u32)id;
-	bpf_get_current_comm(w->waker_comm, sizeof(w->waker_comm));
+	ic = irq_context();
+	if (ic == IRQ_CTX_HARDIRQ || ic == IRQ_CTX_SOFTIRQ) {
+		w->waker_ctx = ic == IRQ_CTX_HARDIRQ ? DSTATE_WAKER_HARDIRQ : DSTATE_WAKER_SOFTIRQ;
+		w->waker_tgid = 0;
+		w->waker_tid = 0;
+		__builtin_memcpy(w->waker_comm, ic == IRQ_CTX_HARDIRQ ? "[hardirq]" : "[softirq]",
+				 sizeof("[hardirq]"));
+	} else {
+		id = bpf_get_current_pid_tgid();
+		w->waker_tgid = id >> 32;
+		w->waker_tid = (__u32)id;
+		bpf_get_current_comm(w->waker_comm, sizeof(w->waker_comm));
+	}
+	/* in an interrupt: the handler's frames, then the interrupted ones */
 	if (cfg_waker_stack)
 		w->waker_kstack_id = stack_id(ctx, 0);
 	return 0;
@@ -370,5 +392,8 @@ int BPF_PROG(sched_waking_raw, struct task_struct *p)
 {
 	return handle_waking(ctx, p);
 }
+
+/* Which wake-ups come from interrupts (see irq_ctx.bpf.h). */
+IRQ_CTX_PROGRAMS
 
 char LICENSE[] SEC("license") = "GPL";

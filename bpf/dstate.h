@@ -23,6 +23,17 @@
 /* dstate_wait.flags */
 #define DSTATE_F_SEEDED		1	/* in D before tracing began: start_ns estimated */
 
+/*
+ * Who woke a task (waker_ctx): a task (waker_tid, waker_comm), or an
+ * interrupt handler, which runs on whatever task the CPU was on: that
+ * task is not the waker, and is not named.
+ */
+enum dstate_waker_ctx {
+	DSTATE_WAKER_TASK = 0,
+	DSTATE_WAKER_HARDIRQ,
+	DSTATE_WAKER_SOFTIRQ,
+};
+
 /* A task in D now: key tid. Written at switch-out, woken at sched_waking. */
 struct dstate_wait {
 	__u64 start_ns;		/* left the CPU (bpf_ktime_get_ns) */
@@ -31,12 +42,14 @@ struct dstate_wait {
 	__u32 state;		/* as the scheduler saw it (0x2102, ...) */
 	__s32 kstack_id;	/* < 0: DSTATE_NO_STACK or the error */
 	__s32 ustack_id;
-	__u32 waker_tid;	/* 0: not woken yet */
+	__u32 waker_tid;	/* 0: not woken yet, or by an interrupt */
 	__u32 waker_tgid;
 	__s32 waker_kstack_id;
 	__u32 flags;		/* DSTATE_F_* */
 	char comm[DSTATE_COMM_LEN];
 	char waker_comm[DSTATE_COMM_LEN];
+	__u32 waker_ctx;	/* enum dstate_waker_ctx */
+	__u32 pad;
 };
 
 /*
@@ -51,6 +64,8 @@ struct dstate_key {
 	__s32 waker_kstack_id;
 	char comm[DSTATE_COMM_LEN];
 	char waker_comm[DSTATE_COMM_LEN];
+	__u32 waker_ctx;	/* enum dstate_waker_ctx */
+	__u32 pad;
 };
 
 struct dstate_val {
@@ -79,7 +94,7 @@ struct dstate_proc {
 /* -m: one ended episode longer than MIN_MS, through the ring buffer. */
 struct dstate_event {
 	__u32 kind;
-	__u32 pad;
+	__u32 waker_ctx;	/* enum dstate_waker_ctx */
 	__u64 end_ns;
 	__u64 total_ns;		/* switch-out to switch-in */
 	__u64 blocked_ns;	/* switch-out to wake-up (0: waker unseen) */

@@ -33,12 +33,18 @@ struct {
 	__type(value, struct exec_enter);
 } scratch SEC(".maps");
 
-/* Threads inside an exec we report: EXEC and EXIT records only for them. */
+/*
+ * Threads inside an exec we report: EXEC and EXIT records only for them.
+ * The value is the thread's ID at ENTER: a thread other than the leader
+ * takes the leader's ID when its exec succeeds, and the EXIT record
+ * carries both, so user space finds the exec even if the EXEC record that
+ * tells of the move was lost.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, EXECSNOOP_INFLIGHT);
-	__type(key, __u32);
-	__type(value, __u8);
+	__type(key, __u32);	/* tid now */
+	__type(value, __u32);	/* tid at ENTER */
 } inflight SEC(".maps");
 
 static __always_inline int handle_enter(const char *const *argv)
@@ -48,7 +54,6 @@ static __always_inline int handle_enter(const char *const *argv)
 	__u64 off = 0, size;	/* 64-bit: no zero-extension to hide bounds from the verifier */
 	struct task_struct *task;
 	struct exec_enter *e;
-	__u8 one = 1;
 	__u32 uid;
 
 	if ((id >> 32) == cfg_self || !filter_current())
@@ -110,7 +115,7 @@ static __always_inline int handle_enter(const char *const *argv)
 		loss_inc(events);
 		return 0;
 	}
-	if (bpf_map_update_elem(&inflight, &tid, &one, BPF_ANY))
+	if (bpf_map_update_elem(&inflight, &tid, &tid, BPF_ANY))
 		loss_inc(map_full);	/* the exec is shown without its return value */
 	return 0;
 }
@@ -118,20 +123,25 @@ static __always_inline int handle_enter(const char *const *argv)
 static __always_inline int handle_exec(struct task_struct *p, pid_t old_pid,
 				       struct linux_binprm *bprm)
 {
-	__u32 old = old_pid, tid = BPF_CORE_READ(p, pid);
+	__u32 old = old_pid, tid = BPF_CORE_READ(p, pid), *enter_tid, first;
 	struct exec_exec *e;
-	__u8 one = 1;
 
-	if (!bpf_map_lookup_elem(&inflight, &old))
+	enter_tid = bpf_map_lookup_elem(&inflight, &old);
+	if (!enter_tid)
 		return 0;
+	first = *enter_tid;
 	/* A thread other than the leader exec'ed: it has taken the leader's ID. */
 	if (old != tid) {
 		bpf_map_delete_elem(&inflight, &old);
-		bpf_map_update_elem(&inflight, &tid, &one, BPF_ANY);
+		if (bpf_map_update_elem(&inflight, &tid, &first, BPF_ANY))
+			loss_inc(map_full);
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e)
-		return 0;	/* shown with its old comm and no file name */
+	if (!e) {
+		/* shown with its old comm and no file name */
+		loss_inc(events);
+		return 0;
+	}
 	e->type = REC_EXEC;
 	e->tid = tid;
 	e->old_tid = old;
@@ -144,11 +154,13 @@ static __always_inline int handle_exec(struct task_struct *p, pid_t old_pid,
 
 static __always_inline int handle_exit(long ret)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
+	__u32 tid = bpf_get_current_pid_tgid(), *enter_tid, first;
 	struct exec_exit *e;
 
-	if (!bpf_map_lookup_elem(&inflight, &tid))
+	enter_tid = bpf_map_lookup_elem(&inflight, &tid);
+	if (!enter_tid)
 		return 0;
+	first = *enter_tid;
 	bpf_map_delete_elem(&inflight, &tid);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -158,7 +170,7 @@ static __always_inline int handle_exit(long ret)
 	e->type = REC_EXIT;
 	e->tid = tid;
 	e->ret = ret;
-	e->pad = 0;
+	e->enter_tid = first;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

@@ -5,7 +5,11 @@
  * from sys_enter_execve/execveat), EXEC (the resolved file and new comm,
  * from sched_process_exec, successful execs only) and EXIT (the return
  * value). User space joins them by thread ID, so no kernel map holds an
- * argv while the exec runs: the kernel side stays well under 1 MiB.
+ * argv while the exec runs: the kernel side stays well under 1 MiB. A
+ * record that could not be reserved is counted in the loss counters; an
+ * exec whose EXEC record was lost is still joined (EXIT carries the ENTER
+ * tid), one whose EXIT record was lost is dropped by user space once the
+ * thread has left the exec.
  */
 #ifndef BPFLITE_EXECSNOOP_H
 #define BPFLITE_EXECSNOOP_H
@@ -62,7 +66,7 @@ struct exec_exit {
 	__u32 type;
 	__u32 tid;
 	__s32 ret;
-	__u32 pad;
+	__u32 enter_tid;		/* the tid of its ENTER record */
 };
 
 #endif

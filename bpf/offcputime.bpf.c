@@ -71,6 +71,13 @@ struct {
 
 static struct offcpu_val zero;
 
+/*
+ * Keys this program added to info. User space folds the keys of exited
+ * threads (see fold_exited() in tools/offcputime.c) and needs the map's
+ * occupancy for that: counting here spares it a walk of the map per tick.
+ */
+__u64 info_added = 0;
+
 /* Task state as the filter sees it: a preempted task is runnable. */
 static __always_inline bool state_ok(bool preempt, struct task_struct *t)
 {
@@ -122,6 +129,13 @@ static __always_inline void switch_out(void *ctx, bool preempt, struct task_stru
 
 	if (!tid || !filter_task(prev))	/* tid 0: the idle task */
 		return;
+	/*
+	 * A task's last switch (do_task_dead()): it never comes back, so
+	 * nothing would delete its entry. Every exiting thread would leave
+	 * one behind and the map would fill after ~16k thread exits.
+	 */
+	if (!preempt && task_is_dead(prev))
+		return;
 	kthread = BPF_CORE_READ(prev, flags) & PF_KTHREAD;
 	if ((cfg_user_threads_only && kthread) || (cfg_kernel_threads_only && !kthread))
 		return;
@@ -164,8 +178,9 @@ static __always_inline void switch_in(struct task_struct *next)
 		goto out;
 	val = bpf_map_lookup_elem(&info, &v->key);
 	if (!val) {
-		if (bpf_map_update_elem(&info, &v->key, &zero, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&info, &v->key)) {
+		if (!bpf_map_update_elem(&info, &v->key, &zero, BPF_NOEXIST))
+			__sync_fetch_and_add(&info_added, 1);
+		else if (!bpf_map_lookup_elem(&info, &v->key)) {
 			loss_inc(map_full);
 			goto out;
 		}

@@ -22,6 +22,11 @@ const volatile bool cfg_filter_uid = false;
 const volatile __u32 cfg_uid = 0;
 const volatile bool cfg_failed_only = false;	/* -x */
 const volatile __u64 cfg_flag_bits = 0;		/* -f: any of these bits */
+/*
+ * -f with a flag of several bits (O_SYNC is __O_SYNC|O_DSYNC, O_TMPFILE
+ * __O_TMPFILE|O_DIRECTORY): all of one mask's bits; 0 ends the list.
+ */
+const volatile __u64 cfg_flag_masks[OPENSNOOP_FLAG_MASKS] = {};
 const volatile __u32 cfg_accmodes = 0;		/* -f: bit (1 << accmode) */
 /*
  * Wake the reader only once this much is waiting (0: the kernel's
@@ -60,9 +65,18 @@ struct {
 
 static __always_inline bool flags_match(__u64 flags)
 {
-	if (!cfg_flag_bits && !cfg_accmodes)
+	int i;
+
+	if (!cfg_flag_bits && !cfg_accmodes && !cfg_flag_masks[0])
 		return true;
-	return (flags & cfg_flag_bits) || (cfg_accmodes & (1U << (flags & O_ACCMODE)));
+	if ((flags & cfg_flag_bits) || (cfg_accmodes & (1U << (flags & O_ACCMODE))))
+		return true;
+	/* unrolled: constant indices, and dead slots dropped as rodata */
+#pragma unroll
+	for (i = 0; i < OPENSNOOP_FLAG_MASKS; i++)
+		if (cfg_flag_masks[i] && (flags & cfg_flag_masks[i]) == cfg_flag_masks[i])
+			return true;
+	return false;
 }
 
 static __always_inline int handle_enter(__u8 sys, __s32 dfd, const char *path, __u64 flags,

@@ -10,6 +10,8 @@
 #define OPENSNOOP_INFLIGHT	10240	/* opens between enter and exit at once */
 /* Default ring buffer: holds ~40k events at ~50 bytes. */
 #define OPENSNOOP_RINGBUF_PAGES	512
+/* -f flags of more than one bit (O_SYNC, O_TMPFILE) given at once, at most. */
+#define OPENSNOOP_FLAG_MASKS	4
 
 enum open_syscall {
 	SYS_OPEN = 0,

@@ -69,8 +69,18 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 	 * up a sleep (its state is not RUNNING yet it stays queued; the
 	 * classic tracepoint reports it as R+).
 	 */
-	if (preempt || get_task_state(prev) == TASK_RUNNING)
+	if (preempt || get_task_state(prev) == TASK_RUNNING) {
 		enqueue(prev);
+	} else if (task_is_dead(prev)) {
+		/*
+		 * Its last switch. A wake-up that found it still on the CPU
+		 * (between set_current_state() and schedule(): ttwu_runnable()
+		 * fires sched_wakeup too) left an entry that only its next
+		 * switch-in would delete, and there is none.
+		 */
+		tid = BPF_CORE_READ(prev, pid);
+		bpf_map_delete_elem(&start, &tid);
+	}
 
 	tid = BPF_CORE_READ(next, pid);
 	tsp = bpf_map_lookup_elem(&start, &tid);

@@ -12,6 +12,7 @@
 #define TASK_RUNNING		0x0000
 #define TASK_INTERRUPTIBLE	0x0001
 #define TASK_UNINTERRUPTIBLE	0x0002
+#define TASK_DEAD		0x0080	/* 0x0080 since 4.14 */
 #define TASK_WAKEKILL		0x0100
 #define TASK_NOLOAD		0x0400
 #define TASK_FROZEN		0x8000
@@ -34,6 +35,17 @@ static __always_inline __u32 get_task_state(void *task)
 	if (bpf_core_field_exists(t->__state))
 		return BPF_CORE_READ(t, __state);
 	return BPF_CORE_READ((struct task_struct___o *)task, state);
+}
+
+/*
+ * Is this task's switch out its last one? do_task_dead() sets TASK_DEAD
+ * and calls __schedule() for good: a map entry keyed by the task and
+ * written now would never be deleted. (Read on a task leaving the CPU
+ * without preemption, the state cannot change under us.)
+ */
+static __always_inline bool task_is_dead(void *task)
+{
+	return get_task_state(task) & TASK_DEAD;
 }
 
 /*

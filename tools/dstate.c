@@ -255,6 +255,12 @@ static double ms(__u64 ns)
 
 /* ---- ended episodes (-m) ----------------------------------------------------- */
 
+/* An interrupt that woke a task: no task is named (see dstate.h). */
+static const char *waker_ctx_name(__u32 c)
+{
+	return c == DSTATE_WAKER_HARDIRQ ? "hardirq" : c == DSTATE_WAKER_SOFTIRQ ? "softirq" : "task";
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	const struct dstate_event *e = data;
@@ -291,7 +297,11 @@ static int on_event(void *ctx, void *data, size_t size)
 		json__str(&j, "reason", reason);
 		stacks__json(&printer, &j, e->tgid, &ks, cfg.user_stacks ? &us : NULL);
 		json__obj(&j, "waker");
-		if (e->waker_tid) {
+		if (e->waker_ctx) {
+			json__str(&j, "context", waker_ctx_name(e->waker_ctx));
+			stacks__json(&printer, &j, 0, &ws, NULL);
+		} else if (e->waker_tid) {
+			json__str(&j, "context", "task");
 			json__strn(&j, "comm", e->waker_comm, strnlen(e->waker_comm, sizeof(e->waker_comm)));
 			json__uint(&j, "pid", e->waker_tgid);
 			json__uint(&j, "tid", e->waker_tid);
@@ -310,7 +320,11 @@ static int on_event(void *ctx, void *data, size_t size)
 		printf("    -\n");
 		print_ustack(stdout, &us, e->tgid, "    ");
 	}
-	if (e->waker_tid) {
+	if (e->waker_ctx) {
+		printf("  woken after %.3f ms by %s:\n", ms(e->blocked_ns),
+		       waker_ctx_name(e->waker_ctx));
+		print_kstack(stdout, &ws, "    ");
+	} else if (e->waker_tid) {
 		printf("  woken after %.3f ms by %.*s %u (pid %u):\n", ms(e->blocked_ns),
 		       DSTATE_COMM_LEN, e->waker_comm, e->waker_tid, e->waker_tgid);
 		print_kstack(stdout, &ws, "    ");

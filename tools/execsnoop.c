@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include "tool.h"
 #include "json.h"
 #include "loop.h"
@@ -32,9 +33,14 @@ static struct {
 	bool has_name, has_line;
 	int max_args;
 	int max_arg_len;
-} cfg = { .max_args = EXECSNOOP_DEF_ARGS, .max_arg_len = EXECSNOOP_DEF_ARG_LEN };
+	int buffer_pages;	/* hidden: tests shrink the ring buffer */
+} cfg = {
+	.max_args = EXECSNOOP_DEF_ARGS,
+	.max_arg_len = EXECSNOOP_DEF_ARG_LEN,
+	.buffer_pages = 0,	/* EXECSNOOP_RINGBUF */
+};
 
-enum { OPT_MAX_ARGS = 0x100, OPT_MAX_ARG_LEN };
+enum { OPT_MAX_ARGS = 0x100, OPT_MAX_ARG_LEN, OPT_BUFFER_PAGES };
 
 static const char doc[] =
 "Trace exec() system calls: who starts which program, with which arguments.\n"
@@ -64,6 +70,8 @@ static const struct argp_option options[] = {
 	{ "max-args", OPT_MAX_ARGS, "N", 0, "Show at most N arguments (default 20, max 128)", 0 },
 	{ "max-arg-len", OPT_MAX_ARG_LEN, "BYTES", 0,
 	  "Cut arguments at BYTES (default 256, max 1024)", 0 },
+	{ "buffer-pages", OPT_BUFFER_PAGES, "PAGES", OPTION_HIDDEN,
+	  "Ring buffer size in pages (power of 2; default 512 KiB)", 0 },
 	{ 0 },
 };
 
@@ -112,6 +120,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_MAX_ARG_LEN:
 		cfg.max_arg_len = opts__num(arg, "max-arg-len", 8, EXECSNOOP_ARG_LEN_MAX);
 		break;
+	case OPT_BUFFER_PAGES:
+		cfg.buffer_pages = opts__num(arg, "buffer pages", 1, 1 << 16);
+		if (cfg.buffer_pages & (cfg.buffer_pages - 1))
+			msg__usage("buffer pages must be a power of 2");
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -131,6 +144,7 @@ struct pending {
 
 #define NR_BUCKETS 1024
 static struct pending *buckets[NR_BUCKETS];
+static size_t nr_pending;
 
 static struct pending **find(__u32 tid)
 {
@@ -145,8 +159,10 @@ static struct pending *take(__u32 tid)
 {
 	struct pending **pp = find(tid), *p = *pp;
 
-	if (p)
+	if (p) {
 		*pp = p->next;
+		nr_pending--;
+	}
 	return p;
 }
 
@@ -157,6 +173,7 @@ static void put(struct pending *p)
 	free(take(p->tid));	/* a thread is in one exec at a time */
 	p->next = *head;
 	*head = p;
+	nr_pending++;
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -390,11 +407,55 @@ static int handle_record(void *ctx, void *data, size_t size)
 		const struct exec_exit *x = data;
 
 		p = take(x->tid);
+		/* a thread that was not the leader, and its EXEC record was lost */
+		if (!p && x->enter_tid != x->tid)
+			p = take(x->enter_tid);
 		if (!p)
 			return 0;
 		finish(p, x->ret);
 		free(p);
 	}
+	return 0;
+}
+
+/*
+ * An exec whose EXIT record was lost (counted by BPF) would wait here for
+ * good. Twice a second: a pending exec more than a second old whose thread
+ * BPF no longer has in flight is over, and dropped.
+ */
+#define STALE_NS	1000000000ULL
+
+static int sweep(void *ctx)
+{
+	struct execsnoop_bpf *skel = ctx;
+	static int ticks;
+	size_t dropped = 0;
+	__u64 now;
+	int fd;
+
+	if (++ticks % 5 || !nr_pending)
+		return 0;
+	fd = bpf_map__fd(skel->maps.inflight);
+	now = timefmt__mono_ns();
+	for (int b = 0; b < NR_BUCKETS; b++) {
+		struct pending **pp = &buckets[b], *p;
+
+		while ((p = *pp)) {
+			__u32 tid = p->tid, v;
+
+			/* young, or still in its exec (a slow file system) */
+			if (now - p->e.ts < STALE_NS || !bpf_map_lookup_elem(fd, &tid, &v)) {
+				pp = &p->next;
+				continue;
+			}
+			*pp = p->next;
+			nr_pending--;
+			free(p);
+			dropped++;
+		}
+	}
+	if (dropped)
+		msg__verbose("dropped %zu execs whose exit record was lost", dropped);
 	return 0;
 }
 
@@ -434,6 +495,8 @@ int main(int argc, char **argv)
 	skel->rodata->cfg_arg_len = cfg.max_arg_len;
 	skel->rodata->cfg_filter_uid = cfg.filter_uid;
 	skel->rodata->cfg_uid = cfg.uid;
+	if (cfg.buffer_pages)
+		bpf_map__set_max_entries(skel->maps.events, cfg.buffer_pages * getpagesize());
 
 	err = tool__load_attach(skel->skeleton);
 	if (err)
@@ -449,7 +512,8 @@ int main(int argc, char **argv)
 	loop__signals();
 	print_header();
 	tool__tracing("exec syscalls");
-	err = loop__ringbuf(rb, 0, 100, NULL, NULL, NULL);
+	err = loop__ringbuf(rb, 0, 100, NULL, sweep, skel);
+	msg__verbose("%zu execs pending at exit", nr_pending);
 	loss__report(&skel->bss->loss, env.json);
 out:
 	ring_buffer__free(rb);

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include "tool.h"
 #include "hist.h"
@@ -133,6 +135,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 struct run {
 	struct offcputime_bpf *skel;
 	struct usyms *usyms;
+	__u64 max_keys;		/* info's size */
+	__u64 fold_at;		/* keys in info that start a fold */
+	__u64 added, removed;	/* keys user space added and removed */
+	__u64 fold_lost;	/* folds that found the map full */
 };
 
 /* A process BPF saw for the first time: snapshot it while it lives. */
@@ -175,8 +181,84 @@ static bool in_map(pid_t tgid, void *ctx)
 }
 
 /*
- * Every few seconds: when many processes have come and gone, forget the
- * exited ones with no stack left in the map, so a long run does not grow.
+ * Exited threads: one key per thread and stack pair would fill info after
+ * some 16k short-lived threads (a thread pool, a build) and the tool would
+ * then drop everything. Every fold_step() new keys, the keys of threads
+ * that are gone are folded into one key per process, comm and stacks with
+ * tid 0 ("exited threads"): BPF never writes a tid-0 key (the idle task is
+ * not traced), so user space owns those.
+ */
+static bool thread_gone(__u32 tgid, __u32 tid)
+{
+	return syscall(SYS_tgkill, tgid, tid, 0) && errno == ESRCH;
+}
+
+/*
+ * Fold after this many new keys: a sixteenth of the map (1024 keys by
+ * default), so the map holds about the live threads' keys plus that,
+ * and a fold (a walk of the map, a tgkill(2) per key) stays rare.
+ */
+static __u64 fold_step(const struct run *r)
+{
+	return r->max_keys / 16 ? r->max_keys / 16 : 1;
+}
+
+static void fold_exited(struct run *r)
+{
+	int fd = bpf_map__fd(r->skel->maps.info);
+	struct offcpu_key *keys = NULL, *prev = NULL, k0;
+	struct offcpu_val v, v0;
+	size_t n = 0, cap = 0, i, folded = 0;
+	__u64 live;
+
+	/* keys first: deleting while walking restarts the walk */
+	for (;;) {
+		if (n == cap) {
+			void *q = realloc(keys, (cap = cap ? cap * 2 : 4096) * sizeof(*keys));
+
+			if (!q)
+				break;
+			keys = q;
+		}
+		if (bpf_map_get_next_key(fd, prev, &keys[n]))
+			break;
+		prev = &keys[n++];
+	}
+	for (i = 0; i < n; i++) {
+		if (!keys[i].tid || !thread_gone(keys[i].tgid, keys[i].tid))
+			continue;
+		/* the thread is gone: BPF no longer writes this key */
+		if (bpf_map_lookup_and_delete_elem(fd, &keys[i], &v)) {
+			/* hash maps support it since 5.14 */
+			if (bpf_map_lookup_elem(fd, &keys[i], &v) || bpf_map_delete_elem(fd, &keys[i]))
+				continue;
+		}
+		r->removed++;
+		k0 = keys[i];
+		k0.tid = 0;
+		if (!bpf_map_lookup_elem(fd, &k0, &v0)) {
+			v.total_ns += v0.total_ns;
+			v.count += v0.count;
+		} else {
+			r->added++;
+		}
+		if (bpf_map_update_elem(fd, &k0, &v, BPF_ANY)) {
+			r->fold_lost++;
+			r->added--;
+		}
+		folded++;
+	}
+	free(keys);
+	live = r->skel->bss->info_added + r->added - r->removed;
+	r->fold_at = live + fold_step(r);
+	msg__verbose("folded %zu keys of exited threads: %llu keys in use", folded,
+		     (unsigned long long)live);
+}
+
+/*
+ * Every tick: fold exited threads' keys when info fills. Every few
+ * seconds: when many processes have come and gone, forget the exited
+ * ones with no stack left in the map, so a long run does not grow.
  */
 static int on_tick(void *ctx)
 {
@@ -189,6 +271,8 @@ static int on_tick(void *ctx)
 
 	static size_t prune_at;
 
+	if (r->skel->bss->info_added + r->added - r->removed >= r->fold_at)
+		fold_exited(r);
 	if (!prune_at)	/* tests lower it */
 		prune_at = getenv("BPFLITE_PRUNE_AT") ? strtoul(getenv("BPFLITE_PRUNE_AT"), NULL, 0) : 0;
 	if (!prune_at)
@@ -347,7 +431,7 @@ static int report(struct run *r)
 			stacks__json(&p, &j, k->tgid, kp, up);
 			json__end(&j);
 		} else {
-			stacks__print(&p, stdout, comm, k->tgid, k->tid, kp, up,
+			stacks__print(&p, stdout, comm, k->tgid, k->tid ? k->tid : k->tgid, kp, up,
 				      e[i].v.total_ns / 1000);
 		}
 	}
@@ -409,8 +493,9 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(r.skel->maps.stacks, cfg.storage);
 	bpf_map__set_value_size(r.skel->maps.stacks, cfg.depth * sizeof(__u64));
 	/* one key per thread and stack pair: as many as stacks, or the default */
-	bpf_map__set_max_entries(r.skel->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
-				 cfg.storage : OFFCPU_STACK_STORAGE);
+	r.max_keys = cfg.storage > OFFCPU_STACK_STORAGE ? cfg.storage : OFFCPU_STACK_STORAGE;
+	bpf_map__set_max_entries(r.skel->maps.info, r.max_keys);
+	r.fold_at = fold_step(&r);
 
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)
@@ -432,7 +517,12 @@ int main(int argc, char **argv)
 	ring_buffer__consume(rb);
 	if (!err)
 		err = report(&r);
-	loss__report(&r.skel->bss->loss, env.json);
+	if (r.skel->bss) {
+		struct bpflite_loss l = r.skel->bss->loss;
+
+		l.map_full += r.fold_lost;
+		loss__report(&l, env.json);
+	}
 out:
 	ring_buffer__free(rb);
 	usyms__free(r.usyms);

@@ -29,7 +29,8 @@ static struct {
 	bool print_uid;		/* -U */
 	const char *name;	/* -n */
 	bool extended;		/* -e */
-	__u64 flag_bits;	/* -f */
+	__u64 flag_bits;	/* -f: one-bit flags, any of them */
+	__u64 flag_masks[OPENSNOOP_FLAG_MASKS];	/* -f: several-bit flags, all of one */
 	__u32 accmodes;		/* -f O_RDONLY/O_WRONLY/O_RDWR */
 	bool full_path;		/* -F */
 	int buffer_pages;	/* -b */
@@ -100,10 +101,25 @@ static void add_flag(const char *arg)
 		if (strcmp(name, flag_names[i].name))
 			continue;
 		/* access modes are values, not bits */
-		if (flag_names[i].bits == O_WRONLY || flag_names[i].bits == O_RDWR)
+		if (flag_names[i].bits == O_WRONLY || flag_names[i].bits == O_RDWR) {
 			cfg.accmodes |= 1U << flag_names[i].bits;
-		else
+		} else if (__builtin_popcountll(flag_names[i].bits) == 1) {
 			cfg.flag_bits |= flag_names[i].bits;
+		} else {
+			/*
+			 * All of its bits, as the JSON flag names go: -f O_SYNC
+			 * must not match an O_DSYNC open, nor -f O_TMPFILE an
+			 * O_DIRECTORY one.
+			 */
+			size_t j;
+
+			for (j = 0; j < OPENSNOOP_FLAG_MASKS && cfg.flag_masks[j]; j++)
+				if (cfg.flag_masks[j] == flag_names[i].bits)
+					return;
+			/* only O_SYNC and O_TMPFILE have several bits: always room */
+			if (j < OPENSNOOP_FLAG_MASKS)
+				cfg.flag_masks[j] = flag_names[i].bits;
+		}
 		return;
 	}
 	msg__usage("invalid FLAG '%s' (O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, ...)", arg);
@@ -352,6 +368,7 @@ int main(int argc, char **argv)
 	skel->rodata->cfg_uid = cfg.uid;
 	skel->rodata->cfg_failed_only = cfg.failed;
 	skel->rodata->cfg_flag_bits = cfg.flag_bits;
+	memcpy((void *)skel->rodata->cfg_flag_masks, cfg.flag_masks, sizeof(cfg.flag_masks));
 	skel->rodata->cfg_accmodes = cfg.accmodes;
 	bpf_map__set_max_entries(skel->maps.events, cfg.buffer_pages * getpagesize());
 	/*

@@ -269,3 +269,26 @@ all_count() {
 	stop_tool INT
 	grep -q "1 requests never completed within 600 s (aged out)" "$TOOL_ERR"
 }
+
+@test "biolatency: 50,000 thread and 5,000 process exits, then known I/O: exact counts, no request left in flight" {
+	local go wp start
+	for q in "" -Q; do
+		go=$(make_go)
+		"$WL/blkrw" -f "$LOOP" -w $W -r $R -s 4096 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+		wp=$!
+		start_tool biolatency-lite -j -D $q
+		"$WL/churn" >/dev/null
+		go "$go"
+		wait "$wp"
+		sleep 0.2
+		# in flight now: the root disk's requests of other work, at most
+		start=$(map_entries "$TOOL_PID" start)
+		echo "biolatency $q: start holds $start requests after the churn and the I/O"
+		[ "$start" -le 64 ]
+		stop_tool INT
+		[ "$TOOL_RC" = 0 ]
+		assert_ndjson "$TOOL_OUT"
+		[ "$(disk_count "$DISK")" = $((W + R)) ]
+		! grep -q "warning" "$TOOL_ERR" || false
+	done
+}

@@ -14,8 +14,12 @@ setup() {
 	require_root
 }
 
-# The freezer test's cgroup and spinner, even when it fails half-way.
+# The freezer test's cgroup and spinner, the hogs and cgroups of others,
+# even when a test fails half-way.
 teardown() {
+	local h
+	for h in ${HOGS:-}; do kill "$h" 2>/dev/null; wait "$h" 2>/dev/null; done
+	cleanup_cgroup
 	[ -n "${FZ_DIR:-}" ] || return 0
 	echo THAWED >"$FZ_DIR/freezer.state" 2>/dev/null || true
 	[ -n "${FZ_PID:-}" ] && kill "$FZ_PID" 2>/dev/null
@@ -477,4 +481,93 @@ bpf_ids_of() {
 	command -v setpriv >/dev/null || skip "no setpriv"
 	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
 		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/dstate-lite" 1 1
+}
+
+# dio_run TOOL_ARGS...: 600 reads of 4 KiB with O_DIRECT from a file on
+# the root file system (ext4 on virtio: each read's D sleep ends in the
+# disk's interrupt, whose block softirq runs on whatever task is on the
+# CPU) under dstate-lite -p, with a CPU hog on each CPU. Leaves DD (its
+# pid), TOOL_OUT.
+dio_run() {
+	local go f=$BATS_TEST_TMPDIR/dio.img
+	[ -f "$f" ] || { dd if=/dev/urandom of="$f" bs=1M count=4 status=none && sync "$f"; }
+	HOGS=""
+	for c in 0 1; do
+		"$WL/cpuhog" -n 1 -s 30 -c "$c" >/dev/null &
+		HOGS="$HOGS $!"
+	done
+	go=$(make_go)
+	sh -c 'read -r _ <"$1"; exec dd if="$2" of=/dev/null bs=4k count=600 iflag=direct status=none' \
+		sh "$go" "$f" &
+	DD=$!
+	start_tool dstate-lite -p "$DD" "$@"
+	go "$go"
+	wait "$DD"
+	sleep 0.2
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	for h in $HOGS; do kill "$h"; wait "$h" 2>/dev/null || true; done
+	HOGS=""
+}
+
+@test "dstate: wake-ups from an interrupt name the interrupt, never the task it interrupted (O_DIRECT on /, CPU hogs)" {
+	local n irq named
+	dio_run -j -m 0
+	assert_ndjson "$TOOL_OUT"
+	n=$(jq -s --argjson d "$DD" '[.[] | select(.type=="episode" and .pid==$d)] | length' "$TOOL_OUT")
+	irq=$(jq -s --argjson d "$DD" '[.[] | select(.type=="episode" and .pid==$d and (.waker.context=="hardirq" or .waker.context=="softirq"))] | length' "$TOOL_OUT")
+	named=$(jq -s --argjson d "$DD" '[.[] | select(.type=="episode" and .pid==$d) | .waker.comm // empty] | group_by(.) | map({(.[0]): length}) | add' "$TOOL_OUT")
+	echo "$n episodes of dd, $irq woken by an interrupt; tasks named as waker: $named"
+	jq -c --argjson d "$DD" 'select(.type=="episode" and .pid==$d) | .waker' "$TOOL_OUT" | head -2
+	# a read is one D sleep: most of the 600 reads show
+	[ "$n" -ge 300 ]
+	# the disk's interrupt wakes them all; a task waker is neither a hog,
+	# the tool, nor the idle task
+	assert_between "interrupt wake-ups/episodes" "$(awk -v a="$irq" -v b="$n" 'BEGIN{print a/b}')" 0.9 1
+	jq -se --argjson d "$DD" 'map(select(.type=="episode" and .pid==$d and (.waker.comm // "" | test("^(cpuhog|dstate-lite|swapper)")))) | length == 0' "$TOOL_OUT"
+	# the interrupt's frames are the waker's stack
+	jq -se --argjson d "$DD" 'map(select(.type=="episode" and .pid==$d and .waker.context != null and .waker.context != "task" and (.waker.kernel_stack | index("try_to_wake_up")))) | length > 0' "$TOOL_OUT"
+
+	# text: "woken ... by softirq:" (or hardirq), never by a hog
+	dio_run -m 0
+	grep -Eq '^  woken after [0-9.]+ ms by (hardirq|softirq):$' "$TOOL_OUT"
+	! grep -Eq '^  woken after .* by (cpuhog|dstate-lite|swapper)' "$TOOL_OUT" || false
+
+	# folded: the waker element is [hardirq] or [softirq]
+	dio_run -f
+	grep -Eq '^dd;.*;--;.*;\[(hardirq|softirq)\] [0-9]+$' "$TOOL_OUT"
+	! grep -Eq '^dd;.*;--;.*;(cpuhog|dstate-lite|swapper[^;]*) [0-9]+$' "$TOOL_OUT" || false
+}
+
+@test "dstate: 50,000 thread and 5,000 process exits, each process with a D sleep, fill no map; vfork sleeps stay exact" {
+	local go waits aggs wl
+	make_cgroup
+	# -m 100: the workload's 300 ms sleeps as episodes, not the churn's
+	start_tool dstate-lite -j -c "$CG" -m 100
+	run_churn -v	# each of the 5,000 processes waits once for a vfork child
+	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
+	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]
+	waits=$(map_entries "$TOOL_PID" waits)
+	aggs=$(map_entries "$TOOL_PID" aggs)
+	echo "after the churn: waits $waits, aggs $aggs entries"
+	# nothing of the cgroup is alive; aggregates are per stack and comm,
+	# not per process (it was 4096, full, for 5,000 processes)
+	[ "$waits" -le 8 ]
+	[ "$aggs" -le 64 ]
+
+	go=$(make_go)
+	in_cgroup_bg "$WL/dwait" -V -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json"
+	go "$go"
+	wait "$BG"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	assert_no_loss
+	WP=$BG
+	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
+	# the vfork parent's N sleeps, each as long as the workload measured
+	[ "$(count_episodes "$WP")" = "$N" ]
+	check_durations "$WP"
+	# and the churn's sleeps are in the summary, none lost
+	jq -se 'map(select(.type=="interval") | .reasons[] | select(.reason=="kernel_clone") | .comms[] | select(.comm=="churn") | .count) | add > 1000' "$TOOL_OUT"
 }

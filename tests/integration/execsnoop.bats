@@ -11,6 +11,10 @@ setup() {
 	# tracefs may be unmounted on a fresh machine: the tool mounts it
 }
 
+teardown() {
+	cleanup_cgroup
+}
+
 # run_execs TOOL_ARGS...: snoopwl's exec list under execsnoop-lite -j.
 # Leaves WLP (workload PID), WLJ (its JSON file) and TOOL_OUT.
 run_execs() {
@@ -229,4 +233,109 @@ assert_same() {
 	[ "$status" = 0 ]
 	[[ "$output" == *"mounted tracefs at /sys/kernel/tracing"* ]]
 	[[ "$output" == *"Hit Ctrl-C to end."* ]]
+}
+
+# full_ring ARGV_BYTES: 5 execs of /bin/true in a cgroup, while
+# execsnoop-lite -c (a one-page ring buffer) is stopped: the first exec's
+# records fill the page, every other record is lost. Each argument takes
+# its length + 1 bytes of the ENTER record (56 bytes + arguments rounded
+# up to 8, then an 8-byte header): /bin/true, markN, 14 x 250 and the
+# pad; an EXEC record takes 296 bytes, an EXIT record 24.
+full_ring() {
+	local pad=$1 go x
+	make_cgroup
+	x=$(head -c 250 /dev/zero | tr '\0' x)
+	go=$(make_go)
+	start_tool execsnoop-lite -j -v -c "$CG" --buffer-pages 1
+	in_cgroup_bg bash -c 'read -r _ <"$1"; shift; for i in 1 2 3 4 5; do /bin/true "mark$i" "$@"; done' \
+		sh "$go" $x $x $x $x $x $x $x $x $x $x $x $x $x $x "$pad"
+	kill -STOP "$TOOL_PID"
+	go "$go"
+	wait "$BG"
+	kill -CONT "$TOOL_PID"
+	sleep 2	# the reader drains, and drops execs a second old whose EXIT was lost
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	cat "$TOOL_ERR" | grep -v '^execsnoop-lite: map\|^libbpf' >&2 || true
+}
+
+# Execs of full_ring the tool showed: all, and those with their EXEC record.
+shown() { jq -s '[.[] | select(.type == "exec" and (.args[1] // "" | startswith("mark")))] | length' "$TOOL_OUT"; }
+complete() { jq -s '[.[] | select(.type == "exec" and (.args[1] // "" | startswith("mark")) and .filename != null)] | length' "$TOOL_OUT"; }
+lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOOL_OUT"; }
+
+@test "execsnoop: a lost EXEC record is counted and the exec still shown; a lost EXIT record releases its exec" {
+	# ENTER 3848 bytes (a pad of 250): the EXEC record does not fit, EXIT does
+	full_ring "$(head -c 250 /dev/zero | tr '\0' y)"
+	echo "shown $(shown), complete $(complete), lost $(lost)"
+	[ "$(shown)" = 1 ]
+	jq -se 'map(select(.type == "exec" and .args[1] == "mark1")) | .[0] | .filename == null and .ret == 0' "$TOOL_OUT"
+	# every exec not shown whole is counted: 4 ENTER records and 1 EXEC
+	[ "$(lost)" -ge $((5 - $(complete))) ]
+	grep -q '0 execs pending at exit' "$TOOL_ERR"
+
+	cleanup_cgroup
+	# ENTER 3784 bytes (a pad of 188): EXEC fits, EXIT does not: nothing
+	# shown, all five counted, and the first exec no longer kept pending
+	full_ring "$(head -c 188 /dev/zero | tr '\0' y)"
+	echo "shown $(shown), complete $(complete), lost $(lost)"
+	[ "$(shown)" = 0 ]
+	[ "$(lost)" -ge 5 ]
+	grep -q 'dropped 1 execs whose exit record was lost' "$TOOL_ERR"
+	grep -q '0 execs pending at exit' "$TOOL_ERR"
+}
+
+@test "execsnoop: a thread that is not the leader execs and its EXEC record is lost: still shown, counted" {
+	local go x pad wl
+	make_cgroup
+	x=$(head -c 250 /dev/zero | tr '\0' x)
+	pad=$(head -c 250 /dev/zero | tr '\0' y)
+	go=$(make_go)
+	start_tool execsnoop-lite -j -v -c "$CG" --buffer-pages 1
+	# the same ENTER size as full_ring's first case: EXEC does not fit
+	in_cgroup_bg "$WL/snoopwl" -g "$go" threadexec /bin/true mark1 \
+		$x $x $x $x $x $x $x $x $x $x $x $x $x $x "$pad" >"$BATS_TEST_TMPDIR/wl.json"
+	kill -STOP "$TOOL_PID"
+	go "$go"
+	wait "$BG"
+	kill -CONT "$TOOL_PID"
+	sleep 2
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	wl=$(jq -c '.execs[0] | {pid, ret}' "$BATS_TEST_TMPDIR/wl.json")
+	echo "workload: $wl; tool: $(jq -c 'select(.type=="exec") | {pid, tid, ret, filename}' "$TOOL_OUT")"
+	# the exec comes out under the process ID it took over, without its file name
+	[ "$(jq -c 'select(.type=="exec" and .args[1]=="mark1") | {pid, ret}' "$TOOL_OUT")" = "$wl" ]
+	jq -se 'map(select(.type=="exec" and .args[1]=="mark1")) | .[0].filename == null' "$TOOL_OUT"
+	[ "$(lost)" = 1 ]
+	grep -q '0 execs pending at exit' "$TOOL_ERR"
+}
+
+@test "execsnoop: 50,000 thread and 5,000 process exits, 2,000 execs, leave nothing in flight; the known execs stay exact" {
+	local go inflight n
+	make_cgroup
+	start_tool execsnoop-lite -j -c "$CG"
+	run_churn
+	run_churn -t 0 -p 2000 -e	# each child execs churn -x
+	inflight=$(map_entries "$TOOL_PID" inflight)
+	echo "after the churn: inflight $inflight entries"
+	[ "$inflight" = 0 ]
+
+	go=$(make_go)
+	WLJ=$BATS_TEST_TMPDIR/wl.json
+	in_cgroup_bg "$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$WLJ"
+	WLP=$BG
+	go "$go"
+	wait "$WLP"
+	sleep 0.3
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	assert_no_loss
+	# every exec of the churn, with its file
+	n=$(jq -s --argjson p "$(echo "$CHURN" | jq .pid)" '[.[] | select(.type=="exec" and .ppid==$p and .args[1]=="-x" and .filename=="/proc/self/exe" and .ret==0)] | length' "$TOOL_OUT")
+	echo "churn execs shown: $n"
+	[ "$n" = 2000 ]
+	[ "$(expected 20 256 0)" = "$(reported)" ]
 }

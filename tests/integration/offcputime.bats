@@ -10,6 +10,10 @@ setup() {
 	require_root
 }
 
+teardown() {
+	cleanup_cgroup
+}
+
 # wl_run TOOL_ARGS...: offcpu (8 x 75 ms sleep, 8 x 25 ms pipe) under
 # offcputime-lite -p. Leaves WLPID, WLOUT (the workload's JSON), TOOL_OUT.
 wl_run() {
@@ -305,4 +309,36 @@ prog_ids_of() {
 	rmdir "$dir"
 	assert_between "sleep tool/workload" "$(awk -v a="$(json_total offcpu_sleep_fn)" -v b="$(jq .sleep_us "$WLOUT")" 'BEGIN{print a/b}')" 0.9 1.1
 	jq -se --argjson p "$other" 'map(select(.pid == $p)) | length == 0' "$TOOL_OUT"
+}
+
+@test "offcputime: 50,000 thread and 5,000 process exits fill no map; the named sleeps stay exact" {
+	local go start info
+	make_cgroup
+	# -c: the churn and the workload only, so other work on the machine
+	# neither fills the maps nor adds to the counts
+	start_tool offcputime-lite -j -v -c "$CG"
+	run_churn
+	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
+	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]
+	sleep 0.3	# a tick of the tool
+	start=$(map_entries "$TOOL_PID" start)
+	info=$(map_entries "$TOOL_PID" info)
+	echo "after the churn: start $start, info $info entries"
+	# no task of the cgroup is alive: start is empty; info holds the
+	# folded keys of exited threads and at most a fold step (1024) more
+	[ "$start" -le 8 ]
+	[ "$info" -le 2048 ]
+
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.json
+	in_cgroup_bg "$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$WLOUT"
+	WLPID=$BG
+	go "$go"
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	check_named_stacks
+	assert_no_loss
+	# exited threads are folded into tid 0 of their process
+	jq -se --argjson p "$(echo "$CHURN" | jq .pid)" 'map(select(.type=="stack" and .pid==$p and .tid==0)) | length > 0' "$TOOL_OUT"
 }

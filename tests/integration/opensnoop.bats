@@ -98,6 +98,29 @@ assert_same() {
 	[ "$(reported | jq length)" = 3 ]
 }
 
+@test "opensnoop: -f of a flag with several bits (O_TMPFILE, O_SYNC) needs all of them" {
+	# O_TMPFILE is __O_TMPFILE|O_DIRECTORY (0x410000), O_SYNC
+	# __O_SYNC|O_DSYNC (0x101000); the workload opens O_RDWR|O_TMPFILE
+	# and O_WRONLY|O_SYNC besides O_DIRECTORY and O_DSYNC
+	run_snoop opensnoop-lite flagopens -f O_TMPFILE
+	cat "$WLJ"
+	[ "$(jq '[.opens[] | select(.err == 0)] | length' "$WLJ")" = 4 ]
+	assert_same "$(expected ".flags == $((0x410002))")" "$(reported)"
+	[ "$(reported | jq length)" = 1 ]
+	run_snoop opensnoop-lite flagopens -f O_SYNC
+	assert_same "$(expected ".flags == $((0x101001))")" "$(reported)"
+	[ "$(reported | jq length)" = 1 ]
+	# a flag's own bit matches, whatever else is set: O_SYNC opens have O_DSYNC's bit
+	run_snoop opensnoop-lite flagopens -f O_DSYNC
+	[ "$(reported | jq length)" = 2 ]
+	jq -se --argjson w "$WLP" '[.[] | select(.type == "open" and .pid == $w) | .flag_names | index("O_DSYNC") != null] | all' "$TOOL_OUT"
+	run_snoop opensnoop-lite flagopens -f O_DIRECTORY
+	[ "$(reported | jq length)" = 2 ]
+	# -f O_TMPFILE -f O_SYNC: either
+	run_snoop opensnoop-lite flagopens -f O_TMPFILE -f O_SYNC
+	[ "$(reported | jq length)" = 2 ]
+}
+
 @test "opensnoop: -n NAME skips other processes and never ends the tool" {
 	run_opens -n nomatch
 	[ "$(reported | jq length)" = 0 ]

@@ -12,6 +12,10 @@ setup() {
 	require_root
 }
 
+teardown() {
+	cleanup_cgroup
+}
+
 # hog_run NTHREADS TOOL_ARGS...: run cpuhog under runqlat-lite -j -p.
 # Leaves HOG (workload's JSON) and TOOL_OUT.
 hog_run() {
@@ -237,4 +241,31 @@ check_hog_against_schedstat() {
 	command -v setpriv >/dev/null || skip "no setpriv"
 	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
 		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/runqlat-lite" 1 1
+}
+
+@test "runqlat: 50,000 thread and 5,000 process exits leave no wake-up time behind; the hogs' waits stay exact" {
+	local go start kernel_us tool_us
+	make_cgroup
+	start_tool runqlat-lite -j -P -c "$CG"
+	run_churn
+	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
+	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]
+	start=$(map_entries "$TOOL_PID" start)
+	echo "after the churn: start $start entries"
+	# nothing of the cgroup is alive, so nothing waits to run
+	[ "$start" -le 8 ]
+
+	go=$(make_go)
+	in_cgroup_bg "$WL/cpuhog" -n 4 -s 1 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/hog.json"
+	go "$go"
+	wait "$BG"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	assert_no_loss
+	# the hogs' waits (-P: their own histogram), as the kernel counts them
+	kernel_us=$(jq '.total_run_delay_ns / 1000' "$BATS_TEST_TMPDIR/hog.json")
+	tool_us=$(jq -s --argjson p "$BG" '[.[] | select(.type=="interval") | .histograms[] | select(.pid == $p) | .sum] | add // 0' "$TOOL_OUT")
+	echo "kernel run_delay ${kernel_us}us, tool ${tool_us}us"
+	assert_between "tool/kernel wait ratio" "$(awk -v a="$tool_us" -v b="$kernel_us" 'BEGIN{print a/b}')" 0.85 1.15
 }

@@ -5,8 +5,13 @@
  * it did: the real PIDs, arguments and return values.
  *   snoopwl -g FIFO -d DIR execs      the exec list (DIR: scratch directory)
  *   snoopwl -g FIFO -d DIR opens      the open list
+ *   snoopwl -g FIFO -d DIR flagopens  opens whose flags share bits: O_DIRECTORY,
+ *                                     O_TMPFILE (has O_DIRECTORY's), O_DSYNC,
+ *                                     O_SYNC (has O_DSYNC's)
  *   snoopwl -g FIFO -d DIR burst N    N opens of one file, as fast as possible
  *   snoopwl -g FIFO -d DIR uid UID    one exec of /bin/true as UID
+ *   snoopwl -g FIFO threadexec PROG ARGS...  one exec of PROG (argv: PROG ARGS)
+ *                                     from a second thread of a child
  *   snoopwl reexec PROG ARGS...       (internal) exec PROG: a second exec in one process
  */
 #include <pthread.h>
@@ -292,6 +297,28 @@ static void do_opens(void)
 	printf("]}\n");
 }
 
+static void do_flagopens(void)
+{
+	static const long flags[] = {
+		O_RDONLY | O_DIRECTORY, O_RDWR | O_TMPFILE, O_WRONLY | O_DSYNC, O_WRONLY | O_SYNC,
+	};
+	long r;
+
+	printf("{\"pid\":%d,\"cwd\":", getpid());
+	json_str(cwd);
+	printf(",\"opens\":[");
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		/* O_TMPFILE opens an unnamed file in the directory */
+		const char *path = flags[i] & O_DIRECTORY ? sub : a;
+
+		r = sys_ret(syscall(SYS_openat, AT_FDCWD, path, flags[i], 0600));
+		open_rec("openat", path, path, flags[i], r);
+		if (r >= 0)
+			close(r);
+	}
+	printf("]}\n");
+}
+
 static char burst_path[4096];
 
 static void prep_burst(void)
@@ -338,7 +365,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return 2;
-	if (!strcmp(argv[optind], "opens"))
+	if (!strcmp(argv[optind], "opens") || !strcmp(argv[optind], "flagopens"))
 		prep_opens();
 	else if (!strcmp(argv[optind], "burst"))
 		prep_burst();
@@ -347,8 +374,14 @@ int main(int argc, char **argv)
 		do_execs();
 	} else if (!strcmp(argv[optind], "opens")) {
 		do_opens();
+	} else if (!strcmp(argv[optind], "flagopens")) {
+		do_flagopens();
 	} else if (!strcmp(argv[optind], "burst") && optind + 1 < argc) {
 		do_burst(atol(argv[optind + 1]));
+	} else if (!strcmp(argv[optind], "threadexec") && optind + 1 < argc) {
+		printf("{\"pid\":%d,\"execs\":[", getpid());
+		exec_child("thread", argv[optind + 1], argv + optind + 1, -1, 1);
+		printf("]}\n");
 	} else if (!strcmp(argv[optind], "uid") && optind + 1 < argc) {
 		char *t[] = { "true", "as-uid", NULL };
 
