@@ -47,8 +47,8 @@ no_btf() {
 	done
 }
 
-@test "kernel: with --btf FILE every tool attaches, then exits 0 on SIGINT with no warning" {
-	local t args err
+@test "kernel: with --btf FILE every tool attaches, then exits 0 on SIGINT with no error" {
+	local t args err bad
 	for t in $BPF_TOOLS; do
 		args=
 		[ "$t" = strace ] && args="-c -p $$"
@@ -67,9 +67,12 @@ no_btf() {
 		# dstate-lite alone warns: its task iterator needs the kernel's own BTF
 		if [ "$t" = dstate ]; then
 			grep -q "not listed: the kernel has no BTF" "$err"
-		else
-			run ! grep -E "warning|error|failed" "$err"
 		fi
+		# loss counts are reports, not faults (offcputime-lite misses the
+		# stacks of tasks without one); nothing else may be said
+		bad=$(grep -v "tasks already in D at start-up are not listed" "$err" |
+			grep -E "error|failed|warning: [^0-9]" || true)
+		[ -z "$bad" ]
 	done
 }
 
