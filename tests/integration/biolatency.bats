@@ -65,7 +65,7 @@ all_count() {
 	jq -se --arg d "$DISK" '[.[] | .histograms[]? | select(.disk == $d and (.dev | test("^7:[0-9]+$")))] | length == 1' "$TOOL_OUT"
 	# the latency of a loop request on tmpfs: well under 100 ms each
 	jq -se --arg d "$DISK" '[.[] | .histograms[]? | select(.disk == $d)][0] | .avg > 0 and .avg < 100000' "$TOOL_OUT"
-	! grep -q "warning" "$TOOL_ERR"
+	refute grep -q "warning" "$TOOL_ERR"
 }
 
 @test "biolatency: -D exact counts, forced raw_tp path" {
@@ -264,7 +264,7 @@ all_count() {
 	now=$((now * 1000000000))	# about CLOCK_MONOTONIC: far from 600 s old
 	bpftool map update id "$id" key hex 22 22 22 22 22 22 22 22 value hex $(printf '%016x' "$now" | sed 's/../& /g' | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
 	sleep 2.5
-	! bpftool map lookup id "$id" key hex 11 11 11 11 11 11 11 11 2>/dev/null
+	refute bpftool map lookup id "$id" key hex 11 11 11 11 11 11 11 11 2>/dev/null
 	bpftool map lookup id "$id" key hex 22 22 22 22 22 22 22 22
 	stop_tool INT
 	grep -q "1 requests never completed within 600 s (aged out)" "$TOOL_ERR"

@@ -74,6 +74,17 @@ bpf_link_ids() {
 	bpftool link show -j 2>/dev/null | jq -r '.[].id' | sort -n
 }
 
+# refute CMD ARGS...: fail when CMD succeeds. A bare '! CMD' fails a bats
+# test only as its last command (errexit ignores a negated pipeline);
+# refute fails wherever it stands. tests/lint/lint-bats.sh rejects the other.
+refute() {
+	if "$@"; then
+		echo "expected to fail, but succeeded: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
 # Assert lo <= value <= hi (numbers may be fractional).
 assert_between() {
 	local what=$1 v=$2 lo=$3 hi=$4
@@ -110,7 +121,7 @@ expect_fail() {
 		return 1
 	fi
 	# a crash would have said so
-	! grep -Eq 'Segmentation|Aborted|core dumped|AddressSanitizer' "$err"
+	refute grep -Eq 'Segmentation|Aborted|core dumped|AddressSanitizer' "$err"
 }
 
 # The kernel frees detached programs after an RCU grace period: give it

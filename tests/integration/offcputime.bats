@@ -49,7 +49,7 @@ check_named_stacks() {
 	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.user_stack | index("offcpu_sleep_fn")) and (.kernel_stack | index("do_nanosleep")))) | length > 0' "$TOOL_OUT"
 	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.user_stack | index("offcpu_pipe_fn")) and (.kernel_stack | map(test("pipe_read")) | any))) | length > 0' "$TOOL_OUT"
 	# never the tracer's own frames
-	! grep -Eq 'bpf_prog_|bpf_trace_run|__bpf_trace_' "$TOOL_OUT"
+	refute grep -Eq 'bpf_prog_|bpf_trace_run|__bpf_trace_' "$TOOL_OUT"
 }
 
 @test "offcputime: named user stacks, kernel frames, totals within 10% of the workload's (tp_btf)" {
@@ -76,7 +76,7 @@ check_named_stacks() {
 	go "$go"
 	wait "$WLPID"
 	rm -f "$bin"
-	! kill -0 "$WLPID" 2>/dev/null
+	refute kill -0 "$WLPID" 2>/dev/null
 	sleep 0.3
 	stop_tool INT
 	[ "$TOOL_RC" = 0 ]
@@ -91,7 +91,7 @@ check_named_stacks() {
 	wl_run -f
 	cat "$TOOL_OUT" | head -5
 	# every line: frames joined by ';', a space, a count
-	! grep -Evq '^[^ ;][^;]*(;[^;]+)* [0-9]+$' "$TOOL_OUT"
+	refute grep -Evq '^[^ ;][^;]*(;[^;]+)* [0-9]+$' "$TOOL_OUT"
 	line=$(grep -E '^offcpu;.*;main;offcpu_sleep_fn;.*do_nanosleep' "$TOOL_OUT" | head -1)
 	[ -n "$line" ]
 	# root first: entry before do_nanosleep before __schedule

@@ -289,7 +289,7 @@ strace_progs() {
 	grep -Eq '^--- SIGUSR1 \{si_signo=SIGUSR1, si_code=SI_USER, si_pid=[0-9]+, si_uid=0\} ---$' "$out"
 	grep -q '^+++ killed by SIGTERM +++$' "$out"
 	# a fatal signal is not shown as a delivery (the kernel's is a synthetic SIGKILL)
-	! grep -q -- '--- SIGKILL' "$out"
+	refute grep -q -- '--- SIGKILL' "$out"
 	run "$BIN/strace-lite" -f -j -e trace=none -o "$out" sh -c '/bin/true; exit 0'
 	[ "$status" = 0 ]
 	jq -se '[.[] | select(.type=="signal" and .signal=="SIGCHLD" and .si_code=="CLD_EXITED")] | length == 1' "$out"

@@ -157,7 +157,7 @@ check_data_run() {
 	lport=$(echo "$CLI" | jq .lport)
 	[ "$SENT" -ge 1 ]
 	[ "$(tool_retrans R)" = "$SENT" ]
-	! grep -q "warning" "$TOOL_ERR"
+	refute grep -q "warning" "$TOOL_ERR"
 	# every one of them: this flow, established, the right IP version
 	jq -se --arg la "$LA" --argjson lp "$lport" --argjson ip "$1" \
 		'[.[] | select(.type == "retransmit" and .laddr == $la)] | all(.lport == $lp and .state == "ESTABLISHED" and .ip == $ip and .pid >= 0)' "$TOOL_OUT"
