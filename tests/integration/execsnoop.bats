@@ -224,7 +224,9 @@ assert_same() {
 	run unshare -m --propagation private sh -c '
 		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
 		grep -q tracefs /proc/self/mounts && exit 9
-		timeout -s INT 1 "$1" -j -v 2>&1 >/dev/null | grep -E "mounted tracefs|Hit Ctrl-C"' sh "$BIN/execsnoop-lite"
+		timeout --preserve-status -s INT 1 "$1" -j -v 2>"$2" >/dev/null; rc=$?
+		grep -E "mounted tracefs|Hit Ctrl-C" "$2"
+		exit $rc' sh "$BIN/execsnoop-lite" "$BATS_TEST_TMPDIR/err"
 	echo "$output"
 	[ "$status" = 0 ]
 	[[ "$output" == *"mounted tracefs at /sys/kernel/tracing"* ]]

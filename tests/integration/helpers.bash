@@ -61,8 +61,10 @@ make_go() {
 	echo "$f"
 }
 
+# Open a workload's go FIFO: it starts its known work. A workload that
+# died never opens it: fail after 20 s rather than hang the suite.
 go() {
-	echo go >"$1"
+	timeout 20 sh -c 'echo go >"$1"' sh "$1" || { echo "no workload opened $1" >&2; return 1; }
 }
 
 # IDs of loaded BPF programs, one per line, sorted.

@@ -284,7 +284,9 @@ check_data_run() {
 	expect_fail 2 "unrecognized option|invalid option" "$BIN/tcpretrans-lite" -p 1
 	expect_fail 2 "[Tt]oo many arguments|unexpected argument" "$BIN/tcpretrans-lite" 5
 	# --help says why -l is not offered
-	"$BIN/tcpretrans-lite" --help | grep -q "no tracepoint for them"
+	run "$BIN/tcpretrans-lite" --help
+	[ "$status" = 0 ]
+	[[ "$output" == *"no tracepoint for them"* ]]
 }
 
 @test "tcpretrans: not root: failure with a privilege hint, exit 1" {
