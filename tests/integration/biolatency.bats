@@ -19,7 +19,7 @@ setup() {
 	ZRAM=
 }
 
-# Runs even when a test fails: no loop or zram device is left behind.
+# Runs even when a test fails: no loop or zram device, no cgroup is left behind.
 teardown() {
 	[ -n "${LOOP:-}" ] && losetup -d "$LOOP"
 	rm -f "${IMG:-}"
@@ -27,7 +27,7 @@ teardown() {
 		echo 1 >"/sys/block/zram$ZRAM/reset" 2>/dev/null || true
 		echo "$ZRAM" >/sys/class/zram-control/hot_remove 2>/dev/null || true
 	fi
-	true
+	cleanup_test
 }
 
 # io_run TOOL_ARGS...: biolatency-lite -j ARGS while blkrw does W writes
@@ -149,11 +149,11 @@ disks_under() {
 }
 
 @test "biolatency: -c CGROUP counts only I/O issued by tasks in it" {
-	local cg=/sys/fs/cgroup/unified
-	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
-	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local cg
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
 	local dir=$cg/bpflite-bio-$$ gi go wi wo
-	mkdir "$dir"
+	make_cgroup "$dir"
 	gi=$(make_go)
 	"$WL/blkrw" -f "$LOOP" -w 7 -r 5 -s 4096 -g "$gi" >/dev/null &
 	wi=$!

@@ -6,6 +6,11 @@
 load helpers
 load snoop_helpers
 
+# Runs even when a test fails: no cgroup or mount is left behind.
+teardown() {
+	cleanup_test
+}
+
 setup() {
 	require_root
 	# tracefs may be unmounted on a fresh machine: the tool mounts it
@@ -150,11 +155,11 @@ assert_same() {
 }
 
 @test "execsnoop: -c CGROUP keeps only execs in that cgroup" {
-	local cg=/sys/fs/cgroup/unified
-	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
-	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local cg
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
 	local dir=$cg/bpflite-execsnoop-$$ go go2 other
-	mkdir "$dir"
+	make_cgroup "$dir"
 	go=$(make_go)
 	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$BATS_TEST_TMPDIR/wl.json" &
 	WLP=$!

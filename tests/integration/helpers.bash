@@ -180,3 +180,62 @@ assert_bpf_ids_gone() {
 	echo "BPF objects left behind:$left" >&2
 	return 1
 }
+
+# wait_attached PID N: wait until process PID (a reference tracer such as
+# bpftrace) has N tracepoint programs attached, as the kernel lists them
+# (bpftool perf), not as its banner says; at most 30 s.
+wait_attached() {
+	local n
+	for _ in $(seq 300); do
+		n=$(bpftool perf show -j 2>/dev/null | jq --argjson p "$1" '[.[] | select(.pid == $p)] | length')
+		[ "${n:-0}" -ge "$2" ] && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "process $1 did not attach $2 programs (has ${n:-0})" >&2
+	return 1
+}
+
+# stop_reference PID: a reference tracer must still be running (it saw the
+# whole workload); SIGINT ends it, and it must exit 0.
+stop_reference() {
+	local rc=0
+	kill -0 "$1" 2>/dev/null || { echo "reference $1 exited early" >&2; return 1; }
+	kill -INT "$1"
+	wait "$1" || rc=$?
+	[ "$rc" = 0 ] || { echo "reference $1 exited $rc" >&2; return 1; }
+}
+
+# The cgroup v2 mount (for -c tests), or nothing.
+cgroup2_root() {
+	local cg
+	for cg in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		[ -f "$cg/cgroup.procs" ] && [ "$(stat -fc %T "$cg")" = cgroup2fs ] && { echo "$cg"; return; }
+	done
+}
+
+# make_cgroup DIR: create a cgroup that cleanup_test removes, also when
+# the test fails half-way.
+make_cgroup() {
+	mkdir "$1"
+	CLEANUP_CGROUPS="${CLEANUP_CGROUPS:-} $1"
+}
+
+# For teardown(): kill what is left in the test's cgroups, remove them;
+# unmount the test's mounts. Never fails.
+cleanup_test() {
+	local d p
+	for d in ${CLEANUP_CGROUPS:-}; do
+		[ -d "$d" ] || continue
+		[ -f "$d/freezer.state" ] && echo THAWED >"$d/freezer.state" 2>/dev/null
+		for p in $(cat "$d/cgroup.procs" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+		for _ in $(seq 50); do rmdir "$d" 2>/dev/null && break; sleep 0.1; done
+	done
+	CLEANUP_CGROUPS=
+	for d in ${CLEANUP_MOUNTS:-}; do
+		umount "$d" 2>/dev/null
+		rmdir "$d" 2>/dev/null
+	done
+	CLEANUP_MOUNTS=
+	true
+}

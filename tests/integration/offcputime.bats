@@ -6,6 +6,11 @@
 
 load helpers
 
+# Runs even when a test fails: no cgroup or mount is left behind.
+teardown() {
+	cleanup_test
+}
+
 setup() {
 	require_root
 }
@@ -225,7 +230,7 @@ prog_ids_of() {
 
 @test "offcputime: a process in another mount namespace, its binary on a tmpfs only it sees, gets names" {
 	command -v unshare >/dev/null || skip "no unshare"
-	local go dir=/tmp/bpflite-mnt-$$
+	local go dir=$BATS_TEST_TMPDIR/mnt	# mounted only in the workload's namespace, which dies with it
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	mkdir -p "$dir"
@@ -235,7 +240,6 @@ prog_ids_of() {
 	go "$go"
 	wait "$sh"
 	stop_tool INT
-	rmdir "$dir"
 	WLPID=$(jq .pid "$WLOUT")
 	[ -n "$WLPID" ]
 	# the host has no such file: the names came from the process's own view
@@ -265,11 +269,11 @@ prog_ids_of() {
 }
 
 @test "offcputime: -c CGROUP counts only tasks in that cgroup" {
-	local cg=/sys/fs/cgroup/unified
-	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
-	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local cg
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
 	local dir=$cg/bpflite-offcpu-$$ go go2 other
-	mkdir "$dir"
+	make_cgroup "$dir"
 	go=$(make_go)
 	go2=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.json

@@ -291,15 +291,16 @@ tracepoint:syscalls:sys_enter_open,tracepoint:syscalls:sys_enter_openat,tracepoi
 tracepoint:syscalls:sys_exit_open,tracepoint:syscalls:sys_exit_openat,tracepoint:syscalls:sys_exit_openat2
 /@p[tid]/ { printf(\"%d %s\\n\", args->ret, str(@p[tid])); delete(@p[tid]); }" >"$bt" 2>/dev/null &
 	btp=$!
-	for _ in $(seq 300); do grep -q Attaching "$bt" && break; sleep 0.1; done
-	grep -q Attaching "$bt"
+	# its six probes attached, as the kernel lists them: its first start
+	# may take long, and its banner comes before the attaching
+	wait_attached "$btp" 6
 	start_tool opensnoop-lite -j -p "$WLP"
 	go "$go"
 	wait "$WLP"
 	sleep 0.5
 	stop_tool INT
-	kill -INT "$btp"
-	wait "$btp" || true
+	[ "$TOOL_RC" = 0 ]
+	stop_reference "$btp"
 	local want got
 	want=$(grep -E '^-?[0-9]+ ' "$bt")
 	got=$(jq -r 'select(.type == "open") | "\(if .fd >= 0 then .fd else -.err end) \(.path)"' "$TOOL_OUT")

@@ -6,6 +6,11 @@
 
 load helpers
 
+# Runs even when a test fails: no cgroup or mount is left behind.
+teardown() {
+	cleanup_test
+}
+
 setup() {
 	require_root
 }
@@ -188,11 +193,11 @@ check_hog_against_schedstat() {
 }
 
 @test "runqlat: -c CGROUP counts only tasks in that cgroup" {
-	local cg=/sys/fs/cgroup/unified
-	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
-	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local cg
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
 	local dir=$cg/bpflite-test-$$ go wp other k t
-	mkdir "$dir"
+	make_cgroup "$dir"
 	go=$(make_go)
 	"$WL/cpuhog" -n 2 -s 2 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/in.json" &
 	wp=$!
