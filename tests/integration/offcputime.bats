@@ -249,20 +249,42 @@ prog_ids_of() {
 }
 
 @test "offcputime: exited processes are pruned from the symbolizer, except those with stacks to name" {
-	local go t_sleep
+	local go t_sleep p ok=() gone=() pruned
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
 	WLPID=$!
-	BPFLITE_PRUNE_AT=1 start_tool offcputime-lite -j -v
+	# -m 40 -M 100 ms: the workload's 50 ms sleeps have stacks; the
+	# sleepers' 300 ms sleep and short waits none, so nothing keeps those
+	# in the symbolizer once they exit
+	BPFLITE_PRUNE_AT=1 start_tool offcputime-lite -j -v -m 40000 -M 100000
 	go "$go"
 	wait "$WLPID"
-	# short-lived processes the tool snapshots and then may forget
-	for _ in $(seq 30); do /bin/sleep 0.01; done
-	sleep 5.5	# the pruning runs every 5 s
+	local -a sleepers=()
+	for _ in $(seq 10); do /bin/sleep 0.3 & sleepers+=($!); done
+	wait "${sleepers[@]}"
+	# the pruning runs every 50 ticks of 100 ms or more: wait for one
+	# that comes after the sleepers exited
+	local n0
+	n0=$(grep -c "symbolizer: pruned" "$TOOL_ERR" || true)
+	for _ in $(seq 300); do
+		[ "$(grep -c "symbolizer: pruned" "$TOOL_ERR" || true)" -gt "$n0" ] && break
+		sleep 0.1
+	done
 	stop_tool INT
 	[ "$TOOL_RC" = 0 ]
-	grep -q "symbolizer: [0-9]* processes after pruning" "$TOOL_ERR"
+	grep "symbolizer: pruned" "$TOOL_ERR"
+	# the sleepers it snapshotted that have no stack of their own: all pruned
+	for p in "${sleepers[@]}"; do
+		grep -q "snapshot of process $p: ok" "$TOOL_ERR" || continue
+		ok+=("$p")
+		[ "$(jq -s --argjson p "$p" '[.[] | select(.type=="stack" and .pid==$p)] | length' "$TOOL_OUT")" = 0 ] && gone+=("$p")
+	done
+	pruned=$(sed -n 's/.*symbolizer: pruned \([0-9]*\) exited.*/\1/p' "$TOOL_ERR" | awk '{s += $1} END {print s + 0}')
+	echo "sleepers snapshotted: ${#ok[@]}, without stacks: ${#gone[@]}; pruned: $pruned"
+	[ "${#gone[@]}" -ge 5 ]
+	[ "$pruned" -ge "${#gone[@]}" ]
+	# the exited workload has stacks: kept, its frames still named
 	t_sleep=$(json_total offcpu_sleep_fn)
 	echo "sleep total ${t_sleep}us"
 	assert_between "sleep tool/workload" "$(awk -v a="$t_sleep" -v b="$(jq .sleep_us "$WLOUT")" 'BEGIN{print a/b}')" 0.9 1.1
