@@ -712,6 +712,11 @@ size_t usyms__count(const struct usyms *u)
 	return u->nr_procs;
 }
 
+size_t usyms__cache_bytes(const struct usyms *u)
+{
+	return u->bytes;
+}
+
 void usyms__prune(struct usyms *u, bool (*keep)(pid_t tgid, void *ctx), void *ctx)
 {
 	char path[32];

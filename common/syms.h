@@ -64,6 +64,8 @@ void usyms__set_debug_dir(struct usyms *u, const char *dir);
 void usyms__forget(struct usyms *u, pid_t tgid);
 /* Processes known (alive or not). */
 size_t usyms__count(const struct usyms *u);
+/* Bytes of ELF symbol tables cached now (bounded by usyms__new's max_bytes). */
+size_t usyms__cache_bytes(const struct usyms *u);
 /*
  * Forget every process that has exited unless keep(tgid, ctx) says its
  * frames are still to be named: bounds memory over long runs with many

@@ -28,6 +28,7 @@ static struct {
 	const char *disk;
 	__u32 dev;
 	__u64 aged;
+	unsigned int max_age_s;	/* BIOLAT_MAX_AGE_S; tests lower it */
 } cfg;
 
 enum { OPT_DISK = 'd' };
@@ -202,7 +203,7 @@ static const char *section(void)
 	return cfg.per_disk ? "disk" : cfg.per_flags ? "flags" : NULL;
 }
 
-/* Delete starts older than BIOLAT_MAX_AGE_S: requests that never completed. */
+/* Delete starts older than cfg.max_age_s: requests that never completed. */
 static void sweep(struct biolatency_bpf *skel)
 {
 	int fd = bpf_map__fd(skel->maps.start);
@@ -216,7 +217,7 @@ static void sweep(struct biolatency_bpf *skel)
 		key = next;
 		if (bpf_map_lookup_elem(fd, &key, &ts))
 			continue;
-		if (now > ts && now - ts > BIOLAT_MAX_AGE_S * 1000000000ULL && n < 256)
+		if (now > ts && now - ts > cfg.max_age_s * 1000000000ULL && n < 256)
 			old[n++] = key;
 	}
 	for (i = 0; i < n; i++)
@@ -302,6 +303,10 @@ int main(int argc, char **argv)
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
 			 OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL, argc, argv);
+	/* hidden, for tests: a shorter age limit than 10 minutes */
+	cfg.max_age_s = BIOLAT_MAX_AGE_S;
+	if (getenv("BPFLITE_BIO_MAX_AGE_S"))
+		cfg.max_age_s = strtoul(getenv("BPFLITE_BIO_MAX_AGE_S"), NULL, 10) ?: BIOLAT_MAX_AGE_S;
 	skel = TOOL_OPEN(biolatency_bpf);
 	if (!skel)
 		return EXIT_FAIL;
@@ -330,8 +335,8 @@ int main(int argc, char **argv)
 			      report, skel);
 	loss__report(&skel->bss->loss, env.json);
 	if (cfg.aged)
-		msg__verbose("%llu requests never completed within %d s (aged out)",
-			     (unsigned long long)cfg.aged, BIOLAT_MAX_AGE_S);
+		msg__verbose("%llu requests never completed within %u s (aged out)",
+			     (unsigned long long)cfg.aged, cfg.max_age_s);
 out:
 	biolatency_bpf__destroy(skel);
 	return err ? EXIT_FAIL : EXIT_OK;

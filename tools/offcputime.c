@@ -266,7 +266,7 @@ static int on_tick(void *ctx)
 	static int ticks;
 	struct offcpu_key key, next, *prev = NULL;
 	struct tgids t = { 0 };
-	size_t cap = 0;
+	size_t cap = 0, before;
 	int fd;
 
 	static size_t prune_at;
@@ -293,8 +293,10 @@ static int on_tick(void *ctx)
 		prev = &key;
 	}
 	qsort(t.v, t.n, sizeof(*t.v), cmp_u32);
+	before = usyms__count(r->usyms);
 	usyms__prune(r->usyms, in_map, &t);
-	msg__verbose("symbolizer: %zu processes after pruning", usyms__count(r->usyms));
+	msg__verbose("symbolizer: pruned %zu exited processes, %zu left",
+		     before - usyms__count(r->usyms), usyms__count(r->usyms));
 	free(t.v);
 	return 0;
 }

@@ -6,6 +6,7 @@
 load helpers
 load snoop_helpers
 
+# Runs even when a test fails: no cgroup or mount is left behind.
 setup() {
 	require_root
 	# tracefs may be unmounted on a fresh machine: the tool mounts it
@@ -154,11 +155,11 @@ assert_same() {
 }
 
 @test "execsnoop: -c CGROUP keeps only execs in that cgroup" {
-	local cg=/sys/fs/cgroup/unified
-	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
-	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local cg
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
 	local dir=$cg/bpflite-execsnoop-$$ go go2 other
-	mkdir "$dir"
+	make_cgroup "$dir"
 	go=$(make_go)
 	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$BATS_TEST_TMPDIR/wl.json" &
 	WLP=$!
@@ -228,7 +229,9 @@ assert_same() {
 	run unshare -m --propagation private sh -c '
 		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
 		grep -q tracefs /proc/self/mounts && exit 9
-		timeout -s INT 1 "$1" -j -v 2>&1 >/dev/null | grep -E "mounted tracefs|Hit Ctrl-C"' sh "$BIN/execsnoop-lite"
+		timeout --preserve-status -s INT 1 "$1" -j -v 2>"$2" >/dev/null; rc=$?
+		grep -E "mounted tracefs|Hit Ctrl-C" "$2"
+		exit $rc' sh "$BIN/execsnoop-lite" "$BATS_TEST_TMPDIR/err"
 	echo "$output"
 	[ "$status" = 0 ]
 	[[ "$output" == *"mounted tracefs at /sys/kernel/tracing"* ]]
@@ -243,7 +246,7 @@ assert_same() {
 # pad; an EXEC record takes 296 bytes, an EXIT record 24.
 full_ring() {
 	local pad=$1 go x
-	make_cgroup
+	make_churn_cgroup
 	x=$(head -c 250 /dev/zero | tr '\0' x)
 	go=$(make_go)
 	start_tool execsnoop-lite -j -v -c "$CG" --buffer-pages 1
@@ -288,7 +291,7 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 
 @test "execsnoop: a thread that is not the leader execs and its EXEC record is lost: still shown, counted" {
 	local go x pad wl
-	make_cgroup
+	make_churn_cgroup
 	x=$(head -c 250 /dev/zero | tr '\0' x)
 	pad=$(head -c 250 /dev/zero | tr '\0' y)
 	go=$(make_go)
@@ -314,7 +317,7 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 
 @test "execsnoop: 50,000 thread and 5,000 process exits, 2,000 execs, leave nothing in flight; the known execs stay exact" {
 	local go inflight n
-	make_cgroup
+	make_churn_cgroup
 	start_tool execsnoop-lite -j -c "$CG"
 	run_churn
 	run_churn -t 0 -p 2000 -e	# each child execs churn -x

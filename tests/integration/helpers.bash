@@ -61,8 +61,10 @@ make_go() {
 	echo "$f"
 }
 
+# Open a workload's go FIFO: it starts its known work. A workload that
+# died never opens it: fail after 20 s rather than hang the suite.
 go() {
-	echo go >"$1"
+	timeout 20 sh -c 'echo go >"$1"' sh "$1" || { echo "no workload opened $1" >&2; return 1; }
 }
 
 # IDs of loaded BPF programs, one per line, sorted.
@@ -72,6 +74,17 @@ bpf_prog_ids() {
 
 bpf_link_ids() {
 	bpftool link show -j 2>/dev/null | jq -r '.[].id' | sort -n
+}
+
+# refute CMD ARGS...: fail when CMD succeeds. A bare '! CMD' fails a bats
+# test only as its last command (errexit ignores a negated pipeline);
+# refute fails wherever it stands. tests/lint/lint-bats.sh rejects the other.
+refute() {
+	if "$@"; then
+		echo "expected to fail, but succeeded: $*" >&2
+		return 1
+	fi
+	return 0
 }
 
 # Assert lo <= value <= hi (numbers may be fractional).
@@ -115,7 +128,7 @@ expect_fail() {
 		return 1
 	fi
 	# a crash would have said so
-	! grep -Eq 'Segmentation|Aborted|core dumped|AddressSanitizer' "$err"
+	refute grep -Eq 'Segmentation|Aborted|core dumped|AddressSanitizer' "$err"
 }
 
 # The kernel frees detached programs after an RCU grace period: give it
@@ -176,27 +189,24 @@ assert_bpf_ids_gone() {
 # ---- long runs: task churn ----------------------------------------------
 
 # A cgroup v2 directory for this test: CG. Traced with -c, it keeps other
-# work on the machine out of the counts and the tool's maps. Remove it in
-# teardown with cleanup_cgroup.
-make_cgroup() {
-	local root=/sys/fs/cgroup/unified
-	[ -f $root/cgroup.procs ] || root=/sys/fs/cgroup
-	[ -f $root/cgroup.procs ] || skip "no cgroup v2 mount"
+# work on the machine out of the counts and the tool's maps; cleanup_test
+# removes it.
+make_churn_cgroup() {
+	local root
+	root=$(cgroup2_root)
+	[ -n "$root" ] || skip "no cgroup v2 mount"
 	CG=$root/bpflite-test.$$.$BATS_TEST_NUMBER
-	mkdir "$CG"
+	make_cgroup "$CG"
 }
 
+# For teardown(): a test that failed half-way leaves its tool running;
+# then what cleanup_test removes.
 cleanup_cgroup() {
-	# a test that failed half-way leaves its tool running
 	if [ -n "${TOOL_PID:-}" ] && kill -0 "$TOOL_PID" 2>/dev/null; then
 		kill -INT "$TOOL_PID"
 		wait "$TOOL_PID" 2>/dev/null || true
 	fi
-	[ -n "${CG:-}" ] && [ -d "$CG" ] || return 0
-	local p
-	for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-	for _ in $(seq 50); do rmdir "$CG" 2>/dev/null && return 0; sleep 0.1; done
-	return 0
+	cleanup_test
 }
 
 # Start a workload that waits on a go FIFO in CG: in_cgroup_bg GO CMD...
@@ -243,4 +253,63 @@ assert_no_loss() {
 	if [ -s "$TOOL_OUT" ] && grep -q '"type":"loss"' "$TOOL_OUT"; then
 		jq -se 'map(select(.type=="loss")) | all(.lost_events == 0 and .lost_stacks == 0 and .map_full == 0)' "$TOOL_OUT"
 	fi
+}
+
+# wait_attached PID N: wait until process PID (a reference tracer such as
+# bpftrace) has N tracepoint programs attached, as the kernel lists them
+# (bpftool perf), not as its banner says; at most 30 s.
+wait_attached() {
+	local n
+	for _ in $(seq 300); do
+		n=$(bpftool perf show -j 2>/dev/null | jq --argjson p "$1" '[.[] | select(.pid == $p)] | length')
+		[ "${n:-0}" -ge "$2" ] && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "process $1 did not attach $2 programs (has ${n:-0})" >&2
+	return 1
+}
+
+# stop_reference PID: a reference tracer must still be running (it saw the
+# whole workload); SIGINT ends it, and it must exit 0.
+stop_reference() {
+	local rc=0
+	kill -0 "$1" 2>/dev/null || { echo "reference $1 exited early" >&2; return 1; }
+	kill -INT "$1"
+	wait "$1" || rc=$?
+	[ "$rc" = 0 ] || { echo "reference $1 exited $rc" >&2; return 1; }
+}
+
+# The cgroup v2 mount (for -c tests), or nothing.
+cgroup2_root() {
+	local cg
+	for cg in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		[ -f "$cg/cgroup.procs" ] && [ "$(stat -fc %T "$cg")" = cgroup2fs ] && { echo "$cg"; return; }
+	done
+}
+
+# make_cgroup DIR: create a cgroup that cleanup_test removes, also when
+# the test fails half-way.
+make_cgroup() {
+	mkdir "$1"
+	CLEANUP_CGROUPS="${CLEANUP_CGROUPS:-} $1"
+}
+
+# For teardown(): kill what is left in the test's cgroups, remove them;
+# unmount the test's mounts. Never fails.
+cleanup_test() {
+	local d p
+	for d in ${CLEANUP_CGROUPS:-}; do
+		[ -d "$d" ] || continue
+		[ -f "$d/freezer.state" ] && echo THAWED >"$d/freezer.state" 2>/dev/null
+		for p in $(cat "$d/cgroup.procs" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+		for _ in $(seq 50); do rmdir "$d" 2>/dev/null && break; sleep 0.1; done
+	done
+	CLEANUP_CGROUPS=
+	for d in ${CLEANUP_MOUNTS:-}; do
+		umount "$d" 2>/dev/null
+		rmdir "$d" 2>/dev/null
+	done
+	CLEANUP_MOUNTS=
+	true
 }

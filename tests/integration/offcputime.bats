@@ -6,6 +6,7 @@
 
 load helpers
 
+# Runs even when a test fails: no cgroup or mount is left behind.
 setup() {
 	require_root
 }
@@ -53,7 +54,7 @@ check_named_stacks() {
 	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.user_stack | index("offcpu_sleep_fn")) and (.kernel_stack | index("do_nanosleep")))) | length > 0' "$TOOL_OUT"
 	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and (.user_stack | index("offcpu_pipe_fn")) and (.kernel_stack | map(test("pipe_read")) | any))) | length > 0' "$TOOL_OUT"
 	# never the tracer's own frames
-	! grep -Eq 'bpf_prog_|bpf_trace_run|__bpf_trace_' "$TOOL_OUT"
+	refute grep -Eq 'bpf_prog_|bpf_trace_run|__bpf_trace_' "$TOOL_OUT"
 }
 
 @test "offcputime: named user stacks, kernel frames, totals within 10% of the workload's (tp_btf)" {
@@ -80,7 +81,7 @@ check_named_stacks() {
 	go "$go"
 	wait "$WLPID"
 	rm -f "$bin"
-	! kill -0 "$WLPID" 2>/dev/null
+	refute kill -0 "$WLPID" 2>/dev/null
 	sleep 0.3
 	stop_tool INT
 	[ "$TOOL_RC" = 0 ]
@@ -95,7 +96,7 @@ check_named_stacks() {
 	wl_run -f
 	cat "$TOOL_OUT" | head -5
 	# every line: frames joined by ';', a space, a count
-	! grep -Evq '^[^ ;][^;]*(;[^;]+)* [0-9]+$' "$TOOL_OUT"
+	refute grep -Evq '^[^ ;][^;]*(;[^;]+)* [0-9]+$' "$TOOL_OUT"
 	line=$(grep -E '^offcpu;.*;main;offcpu_sleep_fn;.*do_nanosleep' "$TOOL_OUT" | head -1)
 	[ -n "$line" ]
 	# root first: entry before do_nanosleep before __schedule
@@ -229,7 +230,7 @@ prog_ids_of() {
 
 @test "offcputime: a process in another mount namespace, its binary on a tmpfs only it sees, gets names" {
 	command -v unshare >/dev/null || skip "no unshare"
-	local go dir=/tmp/bpflite-mnt-$$
+	local go dir=$BATS_TEST_TMPDIR/mnt	# mounted only in the workload's namespace, which dies with it
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	mkdir -p "$dir"
@@ -239,7 +240,6 @@ prog_ids_of() {
 	go "$go"
 	wait "$sh"
 	stop_tool INT
-	rmdir "$dir"
 	WLPID=$(jq .pid "$WLOUT")
 	[ -n "$WLPID" ]
 	# the host has no such file: the names came from the process's own view
@@ -269,31 +269,53 @@ prog_ids_of() {
 }
 
 @test "offcputime: exited processes are pruned from the symbolizer, except those with stacks to name" {
-	local go t_sleep
+	local go t_sleep p ok=() gone=() pruned
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
 	WLPID=$!
-	BPFLITE_PRUNE_AT=1 start_tool offcputime-lite -j -v
+	# -m 40 -M 100 ms: the workload's 50 ms sleeps have stacks; the
+	# sleepers' 300 ms sleep and short waits none, so nothing keeps those
+	# in the symbolizer once they exit
+	BPFLITE_PRUNE_AT=1 start_tool offcputime-lite -j -v -m 40000 -M 100000
 	go "$go"
 	wait "$WLPID"
-	# short-lived processes the tool snapshots and then may forget
-	for _ in $(seq 30); do /bin/sleep 0.01; done
-	sleep 5.5	# the pruning runs every 5 s
+	local -a sleepers=()
+	for _ in $(seq 10); do /bin/sleep 0.3 & sleepers+=($!); done
+	wait "${sleepers[@]}"
+	# the pruning runs every 50 ticks of 100 ms or more: wait for one
+	# that comes after the sleepers exited
+	local n0
+	n0=$(grep -c "symbolizer: pruned" "$TOOL_ERR" || true)
+	for _ in $(seq 300); do
+		[ "$(grep -c "symbolizer: pruned" "$TOOL_ERR" || true)" -gt "$n0" ] && break
+		sleep 0.1
+	done
 	stop_tool INT
 	[ "$TOOL_RC" = 0 ]
-	grep -q "symbolizer: [0-9]* processes after pruning" "$TOOL_ERR"
+	grep "symbolizer: pruned" "$TOOL_ERR"
+	# the sleepers it snapshotted that have no stack of their own: all pruned
+	for p in "${sleepers[@]}"; do
+		grep -q "snapshot of process $p: ok" "$TOOL_ERR" || continue
+		ok+=("$p")
+		[ "$(jq -s --argjson p "$p" '[.[] | select(.type=="stack" and .pid==$p)] | length' "$TOOL_OUT")" = 0 ] && gone+=("$p")
+	done
+	pruned=$(sed -n 's/.*symbolizer: pruned \([0-9]*\) exited.*/\1/p' "$TOOL_ERR" | awk '{s += $1} END {print s + 0}')
+	echo "sleepers snapshotted: ${#ok[@]}, without stacks: ${#gone[@]}; pruned: $pruned"
+	[ "${#gone[@]}" -ge 5 ]
+	[ "$pruned" -ge "${#gone[@]}" ]
+	# the exited workload has stacks: kept, its frames still named
 	t_sleep=$(json_total offcpu_sleep_fn)
 	echo "sleep total ${t_sleep}us"
 	assert_between "sleep tool/workload" "$(awk -v a="$t_sleep" -v b="$(jq .sleep_us "$WLOUT")" 'BEGIN{print a/b}')" 0.9 1.1
 }
 
 @test "offcputime: -c CGROUP counts only tasks in that cgroup" {
-	local cg=/sys/fs/cgroup/unified
-	[ -f $cg/cgroup.procs ] || cg=/sys/fs/cgroup
-	[ -f $cg/cgroup.procs ] || skip "no cgroup v2 mount"
+	local cg
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
 	local dir=$cg/bpflite-offcpu-$$ go go2 other
-	mkdir "$dir"
+	make_cgroup "$dir"
 	go=$(make_go)
 	go2=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
@@ -313,7 +335,7 @@ prog_ids_of() {
 
 @test "offcputime: 50,000 thread and 5,000 process exits fill no map; the named sleeps stay exact" {
 	local go start info
-	make_cgroup
+	make_churn_cgroup
 	# -c: the churn and the workload only, so other work on the machine
 	# neither fills the maps nor adds to the counts
 	start_tool offcputime-lite -j -v -c "$CG"

@@ -38,7 +38,9 @@ assert_same() {
 }
 
 @test "opensnoop: every open matches the workload: syscall, path, flags, fd or errno" {
-	run_opens -p "$(echo $$)" 2>/dev/null || true	# -p of a live process is accepted
+	# -p of another live process is accepted, and hides the workload
+	run_opens -p "$$"
+	[ "$(reported | jq length)" = 0 ]
 	run_opens
 	assert_same "$(expected)" "$(reported)"
 	# the names of the flags, and the comm
@@ -288,7 +290,9 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	run unshare -m --propagation private sh -c '
 		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
 		grep -q tracefs /proc/self/mounts && exit 9
-		"$1" -d 1 -j -v 2>&1 >/dev/null | grep -E "mounted tracefs|Hit Ctrl-C"' sh "$BIN/opensnoop-lite"
+		"$1" -d 1 -j -v 2>"$2" >/dev/null; rc=$?
+		grep -E "mounted tracefs|Hit Ctrl-C" "$2"
+		exit $rc' sh "$BIN/opensnoop-lite" "$BATS_TEST_TMPDIR/err"
 	echo "$output"
 	[ "$status" = 0 ]
 	[[ "$output" == *"mounted tracefs at /sys/kernel/tracing"* ]]
@@ -310,15 +314,16 @@ tracepoint:syscalls:sys_enter_open,tracepoint:syscalls:sys_enter_openat,tracepoi
 tracepoint:syscalls:sys_exit_open,tracepoint:syscalls:sys_exit_openat,tracepoint:syscalls:sys_exit_openat2
 /@p[tid]/ { printf(\"%d %s\\n\", args->ret, str(@p[tid])); delete(@p[tid]); }" >"$bt" 2>/dev/null &
 	btp=$!
-	for _ in $(seq 300); do grep -q Attaching "$bt" && break; sleep 0.1; done
-	grep -q Attaching "$bt"
+	# its six probes attached, as the kernel lists them: its first start
+	# may take long, and its banner comes before the attaching
+	wait_attached "$btp" 6
 	start_tool opensnoop-lite -j -p "$WLP"
 	go "$go"
 	wait "$WLP"
 	sleep 0.5
 	stop_tool INT
-	kill -INT "$btp"
-	wait "$btp" || true
+	[ "$TOOL_RC" = 0 ]
+	stop_reference "$btp"
 	local want got
 	want=$(grep -E '^-?[0-9]+ ' "$bt")
 	got=$(jq -r 'select(.type == "open") | "\(if .fd >= 0 then .fd else -.err end) \(.path)"' "$TOOL_OUT")

@@ -5,16 +5,10 @@
 # the receiving namespace's input hook drops the sender's packets for a
 # window, so the sender's kernel retransmits (dropping in the sender's
 # output hook would fail the send locally: nothing retransmitted). The
-# tool's count must equal the sending namespace's RetransSegs counter.
+# tool's count must equal the retransmits the sending namespace's counters
+# say left it: RetransSegs less TCPRetransFail.
 
 load helpers
-
-# About once in twenty runs here a data test's count comes out one short:
-# RetransSegs rises once more than the tracepoint fires for the flow (the
-# cause is not found; bpftrace on the same tracepoint agreed with the
-# tool whenever checked). A test that fails is run once more, from a new
-# setup; a real miscount fails both runs.
-BATS_TEST_RETRIES=1
 
 PORT=5017
 # The tool sees every namespace: addresses of this run's own (another run
@@ -77,6 +71,56 @@ retrans() {
 	ip netns exec "$1" awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RetransSegs") c = i; h = 1 } else print $c }' /proc/net/snmp
 }
 
+# TCPRetransFail of namespace $1: retransmits that failed in the sender's
+# own stack. RetransSegs counts a segment before tcp_transmit_skb() is
+# tried, so a failed attempt (a full queue on a busy machine: rare, but
+# it made a data test one short about once in twenty runs) raises
+# RetransSegs without a segment leaving; the tracepoint then reports it
+# with an error (kernels with the err argument) or not at all, and the
+# tool does not show it.
+retrans_fail() {
+	ip netns exec "$1" awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "TCPRetransFail") c = i; h = 1 } else print $c }' /proc/net/netstat
+}
+
+# Retransmits that left namespace $1: RetransSegs - TCPRetransFail.
+retrans_sent() {
+	echo $(( $(retrans "$1") - $(retrans_fail "$1") ))
+}
+
+# Whether this kernel's tcp_retransmit_skb tracepoint has the err
+# argument (and so fires for failed attempts): from its BTF prototype,
+# (void *, sk, skb, err) against (void *, sk, skb).
+kernel_reports_failed_retransmits() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux format raw | awk '
+		{ id = substr($1, 2, length($1) - 2); line[id] = $0 }
+		$2 == "TYPEDEF" && $3 == "\047btf_trace_tcp_retransmit_skb\047" { td = $0; sub(/.*type_id=/, "", td) }
+		END { p = line[td]; sub(/.*type_id=/, "", p); f = line[p]; sub(/.*vlen=/, "", f); exit !(f + 0 == 4) }'
+}
+
+# watch_start ARGS...: a second tcpretrans-lite -j ARGS in the background,
+# attached when this returns. Sets W_PID, W_OUT.
+watch_start() {
+	W_OUT=$BATS_TEST_TMPDIR/watch.$RANDOM.out
+	"$BIN/tcpretrans-lite" -j "$@" >"$W_OUT" 2>"$W_OUT.err" &
+	W_PID=$!
+	BG="${BG:-} $W_PID"
+	for _ in $(seq 150); do
+		grep -q "Hit Ctrl-C to end" "$W_OUT.err" && return 0
+		kill -0 "$W_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "watcher did not start:" >&2
+	cat "$W_OUT.err" >&2
+	return 1
+}
+
+watch_stop() {
+	local rc=0
+	kill -INT "$W_PID"
+	wait "$W_PID" || rc=$?
+	[ "$rc" = 0 ] || { echo "watcher exited $rc" >&2; return 1; }
+}
+
 # drop NS RULE...: drop matching packets in NS's input hook until undrop NS.
 drop() {
 	local ns=$1
@@ -104,7 +148,7 @@ server() {
 # data_run V TOOL_ARGS...: an established IPv(V) connection from A to B;
 # B drops A's segments for 1 s while A sends one message. Leaves TOOL_OUT,
 # CLI (client's JSON), DELTA (A's RetransSegs increase), SENT (what the
-# tool must show: all of DELTA), LA, RA.
+# tool must show: the retransmits that left A), LA, RA.
 data_run() {
 	local v=$1 go cp before after match
 	shift
@@ -119,23 +163,26 @@ data_run() {
 	done
 	start_tool tcpretrans-lite -v "$@"
 	before=$(retrans "$NSA")
+	local sent0 sent1
+	sent0=$(retrans_sent "$NSA")
 	drop "$NSB" $match tcp dport $PORT
 	go "$go"
 	sleep 1
 	undrop "$NSB"
 	wait "$cp"
 	after=$(retrans "$NSA")
+	sent1=$(retrans_sent "$NSA")
 	sleep 0.3
 	stop_tool INT
 	[ "$TOOL_RC" = 0 ]
 	CLI=$(cat "$BATS_TEST_TMPDIR/cli.json")
 	DELTA=$((after - before))
 	# Drops are in the receiver's input hook: every retransmit of this
-	# flow leaves the sender, so all of RetransSegs' increase must be
+	# flow that the sender's stack did not fail leaves it, and must be
 	# shown. (The tool's count of local failures is machine-wide: sockets
 	# of earlier tests' deleted namespaces may still fail retransmits.)
-	SENT=$DELTA
-	echo "client: $CLI; RetransSegs +$DELTA, local failures machine-wide $(failed_count)"
+	SENT=$((sent1 - sent0))
+	echo "client: $CLI; RetransSegs +$DELTA, of them sent $SENT; local failures machine-wide $(failed_count)"
 	cat "$TOOL_OUT"
 }
 
@@ -157,14 +204,17 @@ check_data_run() {
 	lport=$(echo "$CLI" | jq .lport)
 	[ "$SENT" -ge 1 ]
 	[ "$(tool_retrans R)" = "$SENT" ]
-	! grep -q "warning" "$TOOL_ERR"
-	# every one of them: this flow, established, the right IP version
-	jq -se --arg la "$LA" --argjson lp "$lport" --argjson ip "$1" \
-		'[.[] | select(.type == "retransmit" and .laddr == $la)] | all(.lport == $lp and .state == "ESTABLISHED" and .ip == $ip and .pid >= 0)' "$TOOL_OUT"
+	refute grep -q "warning" "$TOOL_ERR"
+	# every one of them: this flow, established, the right IP version; the
+	# pid of whatever task ran (often 0 in the timer's softirq): a process
+	# id, not a tid/tgid pair or a kernel pointer
+	jq -se --arg la "$LA" --argjson lp "$lport" --argjson ip "$1" --argjson pm "$(cat /proc/sys/kernel/pid_max)" \
+		'[.[] | select(.type == "retransmit" and .laddr == $la)] | all(.lport == $lp and .state == "ESTABLISHED" and .ip == $ip and
+			(.pid | type == "number" and . == floor and . >= 0 and . < $pm))' "$TOOL_OUT"
 	assert_ndjson "$TOOL_OUT"
 }
 
-@test "tcpretrans: IPv4 data retransmits: count equals RetransSegs, addresses, ports, state (tp_btf)" {
+@test "tcpretrans: IPv4 data retransmits: count equals what left A (RetransSegs - TCPRetransFail), addresses, ports, state (tp_btf)" {
 	data_run 4 -j
 	grep -q "attach tcp_retransmit_skb: tp_btf" "$TOOL_ERR"
 	check_data_run 4
@@ -176,7 +226,7 @@ check_data_run() {
 	check_data_run 4
 }
 
-@test "tcpretrans: IPv6 data retransmits: count equals RetransSegs, addresses, ports, state" {
+@test "tcpretrans: IPv6 data retransmits: count equals what left A (RetransSegs - TCPRetransFail), addresses, ports, state" {
 	data_run 6 -j
 	check_data_run 6
 }
@@ -189,8 +239,8 @@ check_data_run() {
 	ip netns exec "$NSA" "$WL/tcpflow" -C -a "$B4" -p $PORT -g "$go" >"$BATS_TEST_TMPDIR/cli.json" &
 	cp=$!
 	start_tool tcpretrans-lite -j -s -v
-	a0=$(retrans "$NSA")
-	b0=$(retrans "$NSB")
+	a0=$(retrans_sent "$NSA")
+	b0=$(retrans_sent "$NSB")
 	# the SYN-ACKs from B are dropped at A for 0.5 s: A's SYN and B's
 	# SYN-ACK are both retransmitted (1 s initial timeout)
 	drop "$NSA" ip saddr $B4 tcp sport $PORT tcp flags '& (syn | ack) == syn | ack'
@@ -198,8 +248,8 @@ check_data_run() {
 	sleep 0.5
 	undrop "$NSA"
 	wait "$cp"
-	a1=$(retrans "$NSA")
-	b1=$(retrans "$NSB")
+	a1=$(retrans_sent "$NSA")
+	b1=$(retrans_sent "$NSB")
 	sleep 0.3
 	stop_tool INT
 	cat "$TOOL_OUT"
@@ -208,7 +258,7 @@ check_data_run() {
 	echo "A +$((a1 - a0)) B +$((b1 - b0))"
 	# A: the SYN retransmitted, in SYN_SENT
 	[ $((a1 - a0)) -ge 1 ]
-	# A's SYNs leave A (the drop is in A's input): all of A's increase
+	# A's SYNs leave A (the drop is in A's input): all that A sent
 	[ "$(tool_retrans R)" = $((a1 - a0)) ]
 	jq -se --argjson lp "$lport" '[.[] | select(.t == "R")] | all(.state == "SYN_SENT" and .lport == $lp)' "$TOOL_OUT"
 	# B: the SYN-ACK retransmitted, seen from the server's side
@@ -219,19 +269,24 @@ check_data_run() {
 	[ "$(jq -s --arg la "$B4" '[.[] | select(.t == "S" and .laddr == $la)] | length' "$TOOL_OUT")" = $((b1 - b0)) ]
 }
 
-@test "tcpretrans: -4 and -6 filter by IP version" {
-	local other
-	# the same IPv4 run watched by a -6 tool: it sees nothing
-	TOOL_OUT=$BATS_TEST_TMPDIR/v6.out
-	"$BIN/tcpretrans-lite" -j -6 >"$TOOL_OUT" 2>"$BATS_TEST_TMPDIR/v6.err" &
-	other=$!
-	BG=$other
+@test "tcpretrans: -4 and -6 filter by IP version: each shows its own flows, not the other's" {
+	# an IPv4 run under -4, watched by a -6 tool (attached first): it sees none of it
+	watch_start -6
 	data_run 4 -j -4
 	check_data_run 4
-	local v4out=$TOOL_OUT
-	kill -INT "$other"; wait "$other"
-	[ "$(jq -s '[.[] | select(.type == "retransmit" and .laddr == "'$A4'")] | length' "$BATS_TEST_TMPDIR/v6.out")" = 0 ]
-	[ "$(jq -s '[.[] | select(.type == "retransmit")] | all(.ip == 4)' "$v4out")" = true ]
+	[ "$(jq -s '[.[] | select(.type == "retransmit")] | all(.ip == 4)' "$TOOL_OUT")" = true ]
+	watch_stop
+	[ "$(jq -s --arg a "$A4" '[.[] | select(.type == "retransmit" and (.laddr == $a or .raddr == $a))] | length' "$W_OUT")" = 0 ]
+	[ "$(jq -s '[.[] | select(.type == "retransmit")] | all(.ip == 6)' "$W_OUT")" = true ]
+	# and the other way round: an IPv6 run under -6, a -4 watcher
+	teardown; setup
+	watch_start -4
+	data_run 6 -j -6
+	check_data_run 6
+	[ "$(jq -s '[.[] | select(.type == "retransmit")] | all(.ip == 6)' "$TOOL_OUT")" = true ]
+	watch_stop
+	[ "$(jq -s --arg a "$A6" '[.[] | select(.type == "retransmit" and (.laddr == $a or .raddr == $a))] | length' "$W_OUT")" = 0 ]
+	[ "$(jq -s '[.[] | select(.type == "retransmit")] | all(.ip == 4)' "$W_OUT")" = true ]
 }
 
 @test "tcpretrans: -c counts per flow in aligned columns; -j gives the same count" {
@@ -284,7 +339,9 @@ check_data_run() {
 	expect_fail 2 "unrecognized option|invalid option" "$BIN/tcpretrans-lite" -p 1
 	expect_fail 2 "[Tt]oo many arguments|unexpected argument" "$BIN/tcpretrans-lite" 5
 	# --help says why -l is not offered
-	"$BIN/tcpretrans-lite" --help | grep -q "no tracepoint for them"
+	run "$BIN/tcpretrans-lite" --help
+	[ "$status" = 0 ]
+	[[ "$output" == *"no tracepoint for them"* ]]
 }
 
 @test "tcpretrans: not root: failure with a privilege hint, exit 1" {
@@ -306,6 +363,8 @@ check_data_run() {
 	done
 	start_tool tcpretrans-lite -j -v
 	before=$(retrans "$NSA")
+	local fail0 fail1
+	fail0=$(retrans_fail "$NSA")
 	# B drops A's segments for 1.2 s, so A retransmits (about 0.2, 0.6,
 	# 1.4 s); from 0.3 to 1 s A's own output hook drops them too: those
 	# retransmits fail in A's stack (nothing leaves)
@@ -321,16 +380,25 @@ check_data_run() {
 	undrop "$NSB"
 	wait "$cp"
 	after=$(retrans "$NSA")
+	fail1=$(retrans_fail "$NSA")
 	sleep 0.3
 	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
 	cat "$TOOL_OUT" "$TOOL_ERR"
 	shown=$(tool_retrans R)
 	failed=$(failed_count)
-	echo "RetransSegs +$((after - before)), shown $shown, failed ${failed:-0}"
-	# the kernel has the err argument here: the failures are there to count
-	grep -q "matching candidate .*<type_exists> .*typedef btf_trace_tcp_retransmit_skb$" "$TOOL_ERR" || skip "kernel without the err argument"
-	[ "${failed:-0}" -ge 1 ]
-	[ "$shown" -ge 1 ]	# the one that got through after the drop ended
-	# failed transmits are in RetransSegs too (counted before sending)
-	[ $((shown + failed)) = $((after - before)) ]
+	echo "RetransSegs +$((after - before)), TCPRetransFail +$((fail1 - fail0)), shown $shown, failed (machine-wide) $failed"
+	# A's stack failed some (counted in RetransSegs before sending, and in
+	# TCPRetransFail); the one after the drop ended got through
+	[ $((fail1 - fail0)) -ge 1 ]
+	[ "$shown" -ge 1 ]
+	# shown: exactly those that left A, on every kernel
+	[ "$shown" = $((after - before - (fail1 - fail0))) ]
+	# counted under -v where the kernel reports failed attempts at all
+	# (the machine-wide count may hold other namespaces' failures too)
+	if kernel_reports_failed_retransmits; then
+		[ "$failed" -ge $((fail1 - fail0)) ]
+	else
+		[ "$failed" = 0 ]
+	fi
 }

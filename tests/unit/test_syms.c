@@ -313,7 +313,8 @@ static void test_vdso(void **state)
 
 static void test_memory_bound(void **state)
 {
-	struct usyms *u = usyms__new(1);	/* evict everything but the last */
+	struct usyms *all = usyms__new(0), *u = usyms__new(1);	/* 1: evict all but the last */
+	size_t pie, lib;
 	char prog[256];
 	struct child c;
 	int i;
@@ -321,12 +322,22 @@ static void test_memory_bound(void **state)
 	(void)state;
 	snprintf(prog, sizeof(prog), "%s/pie", dir);
 	child_start(&c, prog);
+	/* unbounded: the sizes of the program's and the library's tables */
+	assert_string_equal(name(all, c.pid, c.addr[0], false), "pie_fn");
+	pie = usyms__cache_bytes(all);
+	assert_string_equal(name(all, c.pid, c.addr[1], false), "lib_fn");
+	lib = usyms__cache_bytes(all) - pie;
+	assert_true(pie > 0 && lib > 0);
+	/* bounded: only the table in use stays, and names still come */
 	for (i = 0; i < 3; i++) {
 		assert_string_equal(name(u, c.pid, c.addr[0], false), "pie_fn");
+		assert_int_equal(usyms__cache_bytes(u), pie);
 		assert_string_equal(name(u, c.pid, c.addr[1], false), "lib_fn");
+		assert_int_equal(usyms__cache_bytes(u), lib);
 	}
 	child_end(&c);
 	usyms__free(u);
+	usyms__free(all);
 }
 
 static char *kallsyms_file(const char *text)

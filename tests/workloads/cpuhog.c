@@ -3,8 +3,9 @@
  * cpuhog: N threads pinned to one CPU spin for S seconds after the go
  * signal (or, with -u USEC, sleep USEC at a time instead of spinning: the
  * uncontended control). At the end it prints, as one JSON line, the
- * run-queue wait the kernel accounted (schedstat run_delay) for every
- * thread, main thread included, over the whole life of the process.
+ * run-queue wait the kernel accounted (schedstat run_delay) and the times
+ * each thread was put on a CPU (schedstat pcount: the waits), main thread
+ * included, over the whole life of the process.
  *   cpuhog [-n threads] [-s seconds] [-c cpu] [-u sleep_us] [-g fifo]
  */
 #include <pthread.h>
@@ -18,7 +19,7 @@ static pthread_barrier_t barrier;
 
 struct result {
 	int tid;
-	unsigned long long delay;
+	unsigned long long delay, slices;
 	unsigned long long loops;
 };
 
@@ -41,7 +42,7 @@ static void *worker(void *arg)
 		}
 		r->loops++;
 	}
-	r->delay = wl_run_delay(r->tid);
+	r->delay = wl_schedstat(r->tid, &r->slices);
 	return NULL;
 }
 
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
 	const char *fifo = NULL;
 	struct result *res;
 	pthread_t *th;
-	unsigned long long total = 0;
+	unsigned long long total = 0, slices = 0, n;
 	int opt, i;
 
 	while ((opt = getopt(argc, argv, "n:s:c:u:g:")) != -1) {
@@ -75,11 +76,13 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	printf("{\"pid\":%d,\"threads\":[", getpid());
 	for (i = 0; i < nthreads; i++) {
-		printf("%s{\"tid\":%d,\"run_delay_ns\":%llu,\"loops\":%llu}", i ? "," : "",
-		       res[i].tid, res[i].delay, res[i].loops);
+		printf("%s{\"tid\":%d,\"run_delay_ns\":%llu,\"slices\":%llu,\"loops\":%llu}",
+		       i ? "," : "", res[i].tid, res[i].delay, res[i].slices, res[i].loops);
 		total += res[i].delay;
+		slices += res[i].slices;
 	}
-	total += wl_run_delay(getpid());
-	printf("],\"total_run_delay_ns\":%llu}\n", total);
+	total += wl_schedstat(getpid(), &n);
+	slices += n;
+	printf("],\"total_run_delay_ns\":%llu,\"total_slices\":%llu}\n", total, slices);
 	return 0;
 }

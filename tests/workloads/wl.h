@@ -47,21 +47,32 @@ static inline unsigned long long wl_now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* run_delay (ns waiting on a run queue) of thread tid, from schedstat. */
-static inline unsigned long long wl_run_delay(int tid)
+/*
+ * run_delay (ns waiting on a run queue) of thread tid, from schedstat;
+ * with slices, also the times it was put on a CPU (pcount: each one ends
+ * a wait, the kernel's count of what runqlat measures).
+ */
+static inline unsigned long long wl_schedstat(int tid, unsigned long long *slices)
 {
-	unsigned long long run, delay = 0;
+	unsigned long long run, delay = 0, n = 0;
 	char path[64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
 	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu %llu", &run, &delay) != 2)
-		delay = 0;
-	fclose(f);
+	if (f) {
+		if (fscanf(f, "%llu %llu %llu", &run, &delay, &n) != 3)
+			delay = n = 0;
+		fclose(f);
+	}
+	if (slices)
+		*slices = n;
 	return delay;
+}
+
+static inline unsigned long long wl_run_delay(int tid)
+{
+	return wl_schedstat(tid, NULL);
 }
 
 #endif
