@@ -61,7 +61,10 @@ check_durations() {
 	echo "tool ${tool[*]} / workload ${wl[*]} ms"
 	[ "${#tool[@]}" = "${#wl[@]}" ]
 	for i in "${!tool[@]}"; do
-		assert_between "episode $i: tool/workload" "$(awk -v a="${tool[$i]}" -v b="${wl[$i]}" 'BEGIN{print a/b}')" 0.95 1.05
+		# in D at least for the D ms the other side took, at most for what
+		# the workload measured around it (its syscalls' on-CPU part is
+		# tiny here, tens of ms under qemu)
+		assert_between "episode $i: tool (ms)" "${tool[$i]}" "$(awk -v d=$D 'BEGIN{print d*0.98}')" "$(awk -v w="${wl[$i]}" 'BEGIN{print w*1.05}')"
 		assert_between "episode $i: workload (ms)" "${wl[$i]}" "$D" $((D * 2))
 		assert_between "episode $i: blocked (ms)" "${blocked[$i]}" "$(awk -v d=$D 'BEGIN{print d*0.95}')" "${tool[$i]}"
 	done

@@ -38,15 +38,19 @@ json_total() {
 }
 
 check_named_stacks() {
-	local sleep_us pipe_us t_sleep t_pipe
+	local sleep_us pipe_us t_sleep t_pipe n
 	assert_ndjson "$TOOL_OUT"
 	sleep_us=$(jq .sleep_us "$WLOUT")
 	pipe_us=$(jq .pipe_us "$WLOUT")
 	t_sleep=$(json_total offcpu_sleep_fn)
 	t_pipe=$(json_total offcpu_pipe_fn)
 	echo "workload: sleep ${sleep_us}us pipe ${pipe_us}us; tool: sleep ${t_sleep}us pipe ${t_pipe}us"
-	assert_between "sleep tool/workload" "$(awk -v a="$t_sleep" -v b="$sleep_us" 'BEGIN{print a/b}')" 0.9 1.1
-	assert_between "pipe tool/workload" "$(awk -v a="$t_pipe" -v b="$pipe_us" 'BEGIN{print a/b}')" 0.9 1.1
+	# Off CPU at least for what was asked (n x 75 ms, n x 25 ms), at most for
+	# what the workload measured around its calls. Measured minus off-CPU
+	# is the calls' on-CPU part: tiny here, ~15% of the pipe's under qemu.
+	n=$(jq .n "$WLOUT")
+	assert_between "sleep tool (us)" "$t_sleep" $((n * 75000 * 95 / 100)) $((sleep_us * 11 / 10))
+	assert_between "pipe tool (us)" "$t_pipe" $((n * 25000 * 95 / 100)) $((pipe_us * 11 / 10))
 	# the named function is the leaf and main its caller
 	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and .user_stack[0:2] == ["offcpu_sleep_fn","main"])) | length > 0' "$TOOL_OUT"
 	jq -se --argjson p "$WLPID" 'map(select(.pid==$p and .user_stack[0:2] == ["offcpu_pipe_fn","main"])) | length > 0' "$TOOL_OUT"
@@ -57,7 +61,7 @@ check_named_stacks() {
 	refute grep -Eq 'bpf_prog_|bpf_trace_run|__bpf_trace_' "$TOOL_OUT"
 }
 
-@test "offcputime: named user stacks, kernel frames, totals within 10% of the workload's (tp_btf)" {
+@test "offcputime: named user stacks, kernel frames, totals between what was asked and what the workload measured (tp_btf)" {
 	wl_run -j -v
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
 	check_named_stacks
