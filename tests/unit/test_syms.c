@@ -450,7 +450,8 @@ static void test_folded_and_multiline(void **state)
 		"ffffffff81000100 T bpf_trace_run4\n"
 		"ffffffff81000200 t __bpf_trace_sched_switch\n"
 		"ffffffff81000300 T __schedule\n"
-		"ffffffff81000400 T do_nanosleep\n"));
+		"ffffffff81000400 T do_nanosleep\n"
+		"ffffffff81000500 T evil;\x1b[2J\xff\n"));
 	p.usyms = u;
 	snprintf(prog, sizeof(prog), "%s/pie", dir);
 	child_start(&c, prog);
@@ -468,7 +469,7 @@ static void test_folded_and_multiline(void **state)
 	stacks__print(&p, cap.f, "kthread", c.pid, c.pid, &k, &none, 7);
 	stacks__print(&p, cap.f, "wl", c.pid, c.pid, NULL, &us, 8);
 	assert_string_equal(capture_text(&cap),
-		"a:b;pie_fn;lib_fn;do_nanosleep;__schedule 1234\n"
+		"a\\x3bb;pie_fn;lib_fn;do_nanosleep;__schedule 1234\n"
 		"wl;pie_fn;lib_fn;-;do_nanosleep_[k];__schedule_[k] 5\n"
 		"wl;[missed user stack];[missed kernel stack] 6\n"
 		"kthread;do_nanosleep_[k];__schedule_[k] 7\n"
@@ -486,6 +487,21 @@ static void test_folded_and_multiline(void **state)
 		 "    -                wl (%d)\n        1234\n\n"
 		 "    [missed kernel stack]\n    --\n    lib_fn\n    pie_fn\n"
 		 "    -                wl (%d)\n        9\n\n", c.pid + 1, c.pid);
+	assert_string_equal(capture_text(&cap), expect);
+	capture_close(&cap);
+
+	/* untrusted comm and frame names: escaped, a line stays a line */
+	struct stack evil = { (const __u64[]){ 0xffffffff81000510 }, 1, false };
+
+	capture_open(&cap);
+	p.folded = true;
+	p.kernel_suffix = false;
+	stacks__print(&p, cap.f, "x\n;y", c.pid, c.pid, &evil, NULL, 3);
+	p.folded = false;
+	stacks__print(&p, cap.f, "x\n;y", c.pid, c.pid, &evil, NULL, 3);
+	snprintf(expect, sizeof(expect),
+		 "x\\n\\x3by;evil\\x3b\\x1b[2J\\xff 3\n"
+		 "    evil;\\x1b[2J\\xff\n    -                x\\n;y (%d)\n        3\n\n", c.pid);
 	assert_string_equal(capture_text(&cap), expect);
 	capture_close(&cap);
 	child_end(&c);
