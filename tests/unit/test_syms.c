@@ -8,10 +8,12 @@
  * Runs from the top of the tree (tests/run.sh); needs cc, objcopy, strip.
  */
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
@@ -46,6 +48,16 @@ static const char stripped_c[] =
 	"  printf(\"%p\\n\", (void *)hidden_fn); fflush(stdout);\n"
 	"  if (!fgets(line, sizeof(line), stdin)) return 1;\n"
 	"  return hidden_fn(1) == 0;\n}\n";
+
+/* Two programs with one build-id but different functions. */
+static const char twin_c[] =
+	"#include <stdio.h>\n"
+	"__attribute__((noinline)) int FN(int x) { return x + 7; }\n"
+	"int main(void) {\n"
+	"  char line[8];\n"
+	"  printf(\"%p\\n\", (void *)FN); fflush(stdout);\n"
+	"  if (!fgets(line, sizeof(line), stdin)) return 1;\n"
+	"  return FN(1) == 0;\n}\n";
 
 static void write_file(const char *name, const char *text)
 {
@@ -134,6 +146,9 @@ static int setup(void **state)
 	sh("cd %s && cc -O1 -g -Wl,--build-id=none stripped.c -o linked && "
 	   "objcopy --only-keep-debug linked linked.dbg && strip --strip-all linked && "
 	   "objcopy --add-gnu-debuglink=linked.dbg linked", dir);
+	write_file("twin.c", twin_c);
+	sh("cd %s && cc -O1 -DFN=twin_alpha_fn -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567 twin.c -o twin_a && "
+	   "cc -O1 -DFN=twin_beta_fn -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567 twin.c -o twin_b", dir);
 	return 0;
 }
 
@@ -329,6 +344,115 @@ static void test_memory_bound(void **state)
 	usyms__free(u);
 }
 
+/*
+ * Two different files that claim one build-id (anyone can write any
+ * build-id): each process's names come from its own file.
+ */
+static void test_same_build_id_not_shared(void **state)
+{
+	struct usyms *u = usyms__new(0);
+	char a[256], b[256];
+	struct child ca, cb;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/twin_a", dir);
+	snprintf(b, sizeof(b), "%s/twin_b", dir);
+	child_start(&ca, a);
+	child_start(&cb, b);
+	assert_string_equal(name(u, ca.pid, ca.addr[0], false), "twin_alpha_fn");
+	assert_string_equal(name(u, cb.pid, cb.addr[0], false), "twin_beta_fn");
+	child_end(&ca);
+	child_end(&cb);
+	usyms__free(u);
+}
+
+/*
+ * A crafted ELF: nsyms function symbols that all share one name of
+ * name_len bytes in .strtab (the file stays small: ~24 bytes a symbol).
+ */
+static int crafted_elf(size_t nsyms, size_t name_len)
+{
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	size_t symoff = 4096, strsz = name_len + 2, stroff, shstroff, shoff, i;
+	Elf64_Ehdr eh = { 0 };
+	Elf64_Shdr sh[5] = { { 0 } };
+	char *name;
+	int fd = memfd_create("crafted", 0);
+
+	assert_true(fd >= 0);
+	stroff = symoff + (nsyms + 1) * sizeof(Elf64_Sym);
+	shstroff = stroff + strsz;
+	shoff = (shstroff + sizeof(shstr) + 7) & ~7UL;
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_EXEC;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_ehsize = sizeof(eh);
+	eh.e_shoff = shoff;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 5;
+	eh.e_shstrndx = 4;
+	sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_NOBITS, .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+			      .sh_addr = 0x400000, .sh_size = nsyms * 16 };
+	sh[2] = (Elf64_Shdr){ .sh_name = 7, .sh_type = SHT_SYMTAB, .sh_offset = symoff,
+			      .sh_size = (nsyms + 1) * sizeof(Elf64_Sym), .sh_link = 3, .sh_info = 1,
+			      .sh_entsize = sizeof(Elf64_Sym), .sh_addralign = 8 };
+	sh[3] = (Elf64_Shdr){ .sh_name = 15, .sh_type = SHT_STRTAB, .sh_offset = stroff, .sh_size = strsz };
+	sh[4] = (Elf64_Shdr){ .sh_name = 23, .sh_type = SHT_STRTAB, .sh_offset = shstroff,
+			      .sh_size = sizeof(shstr) };
+	assert_int_equal(pwrite(fd, &eh, sizeof(eh), 0), sizeof(eh));
+	for (i = 0; i < nsyms; i++) {
+		Elf64_Sym sym = { .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+				  .st_shndx = 1, .st_value = 0x400000 + i * 16, .st_size = 16 };
+
+		assert_int_equal(pwrite(fd, &sym, sizeof(sym), symoff + (i + 1) * sizeof(sym)),
+				 sizeof(sym));
+	}
+	name = calloc(1, strsz);
+	memset(name + 1, 'A', name_len);
+	assert_int_equal(pwrite(fd, name, strsz, stroff), (ssize_t)strsz);
+	free(name);
+	assert_int_equal(pwrite(fd, shstr, sizeof(shstr), shstroff), sizeof(shstr));
+	assert_int_equal(pwrite(fd, sh, sizeof(sh), shoff), sizeof(sh));
+	return fd;
+}
+
+/* 200,000 symbols sharing one 1,000-byte name: names are interned. */
+static void test_many_symbols_one_name(void **state)
+{
+	struct elf_syms *e;
+	__u64 off;
+	const char *n;
+	int fd = crafted_elf(200000, 1000);
+
+	(void)state;
+	e = elf_syms__load_fd(fd);
+	close(fd);
+	assert_non_null(e);
+	assert_int_equal(e->nr, 200000);
+	n = elf_syms__find(e, 0x400000 + 1234 * 16 + 3, &off);
+	assert_non_null(n);
+	assert_int_equal(strlen(n), 1000);
+	assert_int_equal(off, 3);
+	/* 24 bytes a symbol and one copy of the name, not 200 MB */
+	assert_true(e->bytes < 8u << 20);
+	assert_false(e->truncated);
+	elf_syms__free(e);
+
+	/* under a smaller budget: what fits, never more */
+	fd = crafted_elf(200000, 1000);
+	e = elf_syms__load_fd_max(fd, 1u << 20);
+	close(fd);
+	assert_non_null(e);
+	assert_true(e->truncated);
+	assert_true(e->nr > 10000);
+	assert_true(e->bytes <= 1u << 20);
+	elf_syms__free(e);
+}
+
 static char *kallsyms_file(const char *text)
 {
 	static char path[256];
@@ -521,6 +645,8 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_folded_and_multiline),
+		cmocka_unit_test(test_same_build_id_not_shared),
+		cmocka_unit_test(test_many_symbols_one_name),
 	};
 
 	msg__init("test");
