@@ -80,10 +80,12 @@ static __u32 *hash_slot(const struct builder *b, const char *name, size_t len)
 
 static int hash_grow(struct builder *b)
 {
+	const struct elf_syms *e = b->e;
 	size_t n = b->hash_cap ? b->hash_cap * 2 : 1024, i;
 	struct builder nb = *b;
-	const struct elf_syms *e = b->e;
 
+	while (n < 2 * (b->names + 1))	/* a merge starts with names and no hash */
+		n *= 2;
 	if (!fits(b, b->cap, b->strs_cap, n + b->hash_cap))
 		return -E2BIG;
 	nb.hash = calloc(n, sizeof(*nb.hash));

@@ -368,12 +368,14 @@ static void test_same_build_id_not_shared(void **state)
 
 /*
  * A crafted ELF: nsyms function symbols that all share one name of
- * name_len bytes in .strtab (the file stays small: ~24 bytes a symbol).
+ * name_len bytes in .strtab (the file stays small: ~24 bytes a symbol),
+ * or with distinct names ("A...A<index>", name_len bytes each).
  */
-static int crafted_elf(size_t nsyms, size_t name_len)
+static int crafted_elf(size_t nsyms, size_t name_len, bool distinct)
 {
 	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
-	size_t symoff = 4096, strsz = name_len + 2, stroff, shstroff, shoff, i;
+	size_t symoff = 4096, strsz = 1 + (name_len + 1) * (distinct ? nsyms : 1), stroff;
+	size_t shstroff, shoff, i;
 	Elf64_Ehdr eh = { 0 };
 	Elf64_Shdr sh[5] = { { 0 } };
 	char *name;
@@ -405,14 +407,20 @@ static int crafted_elf(size_t nsyms, size_t name_len)
 			      .sh_size = sizeof(shstr) };
 	assert_int_equal(pwrite(fd, &eh, sizeof(eh), 0), sizeof(eh));
 	for (i = 0; i < nsyms; i++) {
-		Elf64_Sym sym = { .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+		Elf64_Sym sym = { .st_name = 1 + (distinct ? i * (name_len + 1) : 0), .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
 				  .st_shndx = 1, .st_value = 0x400000 + i * 16, .st_size = 16 };
 
 		assert_int_equal(pwrite(fd, &sym, sizeof(sym), symoff + (i + 1) * sizeof(sym)),
 				 sizeof(sym));
 	}
 	name = calloc(1, strsz);
-	memset(name + 1, 'A', name_len);
+	for (i = 0; i < (distinct ? nsyms : 1); i++) {
+		char *n = name + 1 + i * (name_len + 1);
+
+		memset(n, 'A', name_len);
+		if (distinct)
+			snprintf(n + name_len - 8, 9, "%08u", (unsigned int)(i % 100000000));
+	}
 	assert_int_equal(pwrite(fd, name, strsz, stroff), (ssize_t)strsz);
 	free(name);
 	assert_int_equal(pwrite(fd, shstr, sizeof(shstr), shstroff), sizeof(shstr));
@@ -426,7 +434,7 @@ static void test_many_symbols_one_name(void **state)
 	struct elf_syms *e;
 	__u64 off;
 	const char *n;
-	int fd = crafted_elf(200000, 1000);
+	int fd = crafted_elf(200000, 1000, false);
 
 	(void)state;
 	e = elf_syms__load_fd(fd);
@@ -443,7 +451,7 @@ static void test_many_symbols_one_name(void **state)
 	elf_syms__free(e);
 
 	/* under a smaller budget: what fits, never more */
-	fd = crafted_elf(200000, 1000);
+	fd = crafted_elf(200000, 1000, false);
 	e = elf_syms__load_fd_max(fd, 1u << 20);
 	close(fd);
 	assert_non_null(e);
@@ -451,6 +459,26 @@ static void test_many_symbols_one_name(void **state)
 	assert_true(e->nr > 10000);
 	assert_true(e->bytes <= 1u << 20);
 	elf_syms__free(e);
+
+	/* a merge into a table that already holds many names */
+	struct elf_syms *dst, *src;
+
+	fd = crafted_elf(3000, 16, true);
+	dst = elf_syms__load_fd(fd);
+	close(fd);
+	fd = crafted_elf(10, 1000, false);
+	src = elf_syms__load_fd(fd);
+	close(fd);
+	assert_non_null(dst);
+	assert_non_null(src);
+	assert_int_equal(dst->nr, 3000);
+	assert_int_equal(elf_syms__merge(dst, src), 0);
+	assert_int_equal(dst->nr, 3000);	/* same addresses: one symbol each */
+	n = elf_syms__find(dst, 0x400000 + 2999 * 16, &off);
+	assert_non_null(n);
+	assert_string_equal(n, "AAAAAAAA00002999");
+	elf_syms__free(src);
+	elf_syms__free(dst);
 }
 
 static char *kallsyms_file(const char *text)
