@@ -208,19 +208,54 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 	return 0;
 }
 
+/* Is tracefs mounted somewhere we may not look (for the hint)? */
+static bool tracefs_in_mounts(const char *dir)
+{
+	char line[512], mnt[256], type[64];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %255s %63s", mnt, type) == 2 &&
+			!strcmp(type, "tracefs") && !strcmp(mnt, dir);
+	fclose(f);
+	return found;
+}
+
 int attach__tracefs(void)
 {
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char events[64];
 	struct statfs s;
+	int i, err;
 
-	if (!statfs("/sys/kernel/tracing/events", &s))
-		return 0;
-	if (!statfs("/sys/kernel/debug/tracing/events", &s))
-		return 0;
+	for (i = 0; i < 2; i++) {
+		snprintf(events, sizeof(events), "%s/events", dirs[i]);
+		if (!statfs(events, &s))
+			return 0;
+	}
+	/* there but not ours: mounting it again would not help */
+	for (i = 0; i < 2; i++) {
+		snprintf(events, sizeof(events), "%s/events", dirs[i]);
+		if (statfs(events, &s) && errno == EACCES && tracefs_in_mounts(dirs[i])) {
+			msg__err("tracefs at %s is mounted but this user cannot read it: the "
+				 "syscalls tracepoints are found there", dirs[i]);
+			msg__hint("CAP_BPF and CAP_PERFMON do not grant file access: run as root, "
+				  "or remount it with the gid= option for a group of this user "
+				  "(mount -o remount,gid=GID %s)", dirs[i]);
+			return -EACCES;
+		}
+	}
 	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
-		int err = -errno;
-
+		err = -errno;
 		msg__fail(err, "mount tracefs at /sys/kernel/tracing");
-		msg__hint("mount it: mount -t tracefs tracefs /sys/kernel/tracing");
+		if (err == -EPERM && geteuid() != 0)
+			msg__hint("mounting needs CAP_SYS_ADMIN: ask root to mount it "
+				  "(mount -t tracefs tracefs /sys/kernel/tracing), or run as root");
+		else
+			msg__hint("mount it: mount -t tracefs tracefs /sys/kernel/tracing");
 		return err;
 	}
 	msg__verbose("mounted tracefs at /sys/kernel/tracing");
@@ -259,10 +294,52 @@ int attach__open_opts(struct bpf_object_open_opts *o, const char *btf_path)
 	return 0;
 }
 
+/* The last n lines of text, each indented, on stderr. */
+static void print_tail(const char *text, int n)
+{
+	const char *p = text + strlen(text);
+
+	while (p > text && p[-1] == '\n')
+		p--;
+	const char *end = p;
+
+	while (p > text && n > 0) {
+		p--;
+		if (*p == '\n' && --n == 0) {
+			p++;
+			break;
+		}
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		fprintf(stderr, "    %.*s\n", (int)len, p);
+		p += len + (nl ? 1 : 0);
+	}
+}
+
 void attach__load_failed(int err)
 {
+	const char *prog, *log = msg__verifier_log(&prog);
+
 	msg__fail(err, "load BPF programs");
+	/*
+	 * A verifier log means the kernel runs BPF and read our program: it
+	 * rejected it (EACCES or EINVAL alike). That is our bug (or a --btf
+	 * that does not describe this kernel), not a restriction of the host.
+	 */
+	if (log) {
+		msg__err("the kernel's verifier rejected program '%s': this is a bug in %s "
+			 "(or a --btf file that does not match this kernel)", prog, msg_tool);
+		if (!msg_verbose) {
+			fprintf(stderr, "%s: the verifier's log ends with:\n", msg_tool);
+			print_tail(log, 8);
+		}
+		msg__hint("please report it with the output of -v");
+		return;
+	}
 	msg__hint_for(err);
 	if (!msg_verbose && err != -EPERM && err != -EACCES)
-		msg__hint("run with -v to see the verifier's log");
+		msg__hint("run with -v to see libbpf's messages");
 }

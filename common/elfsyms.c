@@ -16,6 +16,7 @@
 #define MAX_SYMS	(4u << 20)
 #define MAX_SECTIONS	65536
 #define MAX_NAME	1024
+#define DEFAULT_MAX_BYTES (64u << 20)
 
 static void libelf_init(void)
 {
@@ -27,42 +28,160 @@ static void libelf_init(void)
 	}
 }
 
-static int add_sym(struct elf_syms *e, size_t *cap, size_t *strs_cap, const char *name,
-		   __u64 addr, __u64 size)
+/*
+ * A table being built. Every byte it allocates is counted against
+ * e->max_bytes before it is allocated, and names are interned: a file
+ * whose symbols all share one long name costs one copy of it.
+ */
+struct builder {
+	struct elf_syms *e;
+	size_t cap, strs_cap;
+	__u32 *hash;		/* open addressing: name offset + 1, 0 empty */
+	size_t hash_cap;	/* a power of 2, at most half full */
+	size_t names;		/* distinct names in strs */
+};
+
+static size_t cost(const struct builder *b, size_t cap, size_t strs_cap, size_t hash_cap)
 {
+	(void)b;
+	return sizeof(struct elf_syms) + cap * sizeof(struct elf_sym) + strs_cap +
+	       hash_cap * sizeof(__u32);
+}
+
+static bool fits(const struct builder *b, size_t cap, size_t strs_cap, size_t hash_cap)
+{
+	if (cost(b, cap, strs_cap, hash_cap) <= b->e->max_bytes)
+		return true;
+	b->e->truncated = true;
+	return false;
+}
+
+static __u32 name_hash(const char *s, size_t len)
+{
+	__u32 h = 2166136261u;		/* FNV-1a */
+
+	while (len--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The slot of name (len bytes) in the hash: its entry, or the empty one. */
+static __u32 *hash_slot(const struct builder *b, const char *name, size_t len)
+{
+	size_t i = name_hash(name, len) & (b->hash_cap - 1);
+
+	for (;; i = (i + 1) & (b->hash_cap - 1)) {
+		__u32 v = b->hash[i];
+
+		if (!v || (!strncmp(b->e->strs + v - 1, name, len) && !b->e->strs[v - 1 + len]))
+			return &b->hash[i];
+	}
+}
+
+static int hash_grow(struct builder *b)
+{
+	const struct elf_syms *e = b->e;
+	size_t n = b->hash_cap ? b->hash_cap * 2 : 1024, i;
+	struct builder nb = *b;
+
+	while (n < 2 * (b->names + 1))	/* a merge starts with names and no hash */
+		n *= 2;
+	if (!fits(b, b->cap, b->strs_cap, n + b->hash_cap))
+		return -E2BIG;
+	nb.hash = calloc(n, sizeof(*nb.hash));
+	if (!nb.hash)
+		return -ENOMEM;
+	nb.hash_cap = n;
+	/* every name once: walk the strings */
+	for (i = 0; i < e->strs_len; i += strlen(e->strs + i) + 1)
+		*hash_slot(&nb, e->strs + i, strlen(e->strs + i)) = i + 1;
+	free(b->hash);
+	b->hash = nb.hash;
+	b->hash_cap = n;
+	return 0;
+}
+
+/* Room for n more symbols at once, within the budget. */
+static void reserve(struct builder *b, size_t n)
+{
+	size_t want = b->e->nr + n, room;
+	void *p;
+
+	if (want <= b->cap)
+		return;
+	/* at most half of what is left: the names and their hash need room too */
+	room = b->e->max_bytes > cost(b, b->cap, b->strs_cap, b->hash_cap) ?
+	       (b->e->max_bytes - cost(b, b->cap, b->strs_cap, b->hash_cap)) / 2 /
+	       sizeof(struct elf_sym) : 0;
+	if (want - b->cap > room)
+		want = b->cap + room;
+	if (want > MAX_SYMS)
+		want = MAX_SYMS;
+	if (want <= b->cap)
+		return;
+	p = realloc(b->e->syms, want * sizeof(*b->e->syms));
+	if (!p)
+		return;
+	b->e->syms = p;
+	b->cap = want;
+}
+
+static int add_sym(struct builder *b, const char *name, __u64 addr, __u64 size)
+{
+	struct elf_syms *e = b->e;
 	size_t len = strnlen(name, MAX_NAME);
+	__u32 *slot, off;
 
 	if (e->nr >= MAX_SYMS)
 		return -E2BIG;
-	if (e->nr == *cap) {
-		size_t n = *cap ? *cap * 2 : 256;
-		void *p = realloc(e->syms, n * sizeof(*e->syms));
+	if (e->nr == b->cap) {
+		size_t n = b->cap ? b->cap * 2 : 256;
+		void *p;
 
+		while (n > b->cap + 1 && !fits(b, n, b->strs_cap, b->hash_cap))
+			n = b->cap + (n - b->cap) / 2;
+		if (!fits(b, n, b->strs_cap, b->hash_cap))
+			return -E2BIG;
+		p = realloc(e->syms, n * sizeof(*e->syms));
 		if (!p)
 			return -ENOMEM;
 		e->syms = p;
-		*cap = n;
+		b->cap = n;
 	}
-	if (e->strs_len + len + 1 > *strs_cap || e->strs_len + len + 1 > 0xffffffffu) {
-		size_t n = *strs_cap ? *strs_cap * 2 : 4096;
-		void *p;
+	if (2 * (b->names + 1) > b->hash_cap && hash_grow(b))
+		return -E2BIG;
+	slot = hash_slot(b, name, len);
+	if (*slot) {
+		off = *slot - 1;
+	} else {
+		if (e->strs_len + len + 1 > b->strs_cap) {
+			size_t n = b->strs_cap ? b->strs_cap * 2 : 4096;
+			void *p;
 
-		while (n < e->strs_len + len + 1)
-			n *= 2;
-		if (n > 0xffffffffu)
-			return -E2BIG;
-		p = realloc(e->strs, n);
-		if (!p)
-			return -ENOMEM;
-		e->strs = p;
-		*strs_cap = n;
+			while (n < e->strs_len + len + 1)
+				n *= 2;
+			if (n > 0xffffffffu)
+				return -E2BIG;
+			if (!fits(b, b->cap, n, b->hash_cap))
+				n = e->strs_len + len + 1;
+			if (!fits(b, b->cap, n, b->hash_cap))
+				return -E2BIG;
+			p = realloc(e->strs, n);
+			if (!p)
+				return -ENOMEM;
+			e->strs = p;
+			b->strs_cap = n;
+		}
+		off = e->strs_len;
+		memcpy(e->strs + off, name, len);
+		e->strs[off + len] = '\0';
+		e->strs_len += len + 1;
+		*slot = off + 1;
+		b->names++;
 	}
-	memcpy(e->strs + e->strs_len, name, len);
-	e->strs[e->strs_len + len] = '\0';
 	e->syms[e->nr].addr = addr;
 	e->syms[e->nr].size = size;
-	e->syms[e->nr].name = e->strs_len;
-	e->strs_len += len + 1;
+	e->syms[e->nr].name = off;
 	e->nr++;
 	return 0;
 }
@@ -97,15 +216,34 @@ static void finish(struct elf_syms *e)
 	e->bytes = sizeof(*e) + e->nr * sizeof(*e->syms) + e->strs_len;
 }
 
-static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_syms *e,
-			size_t *cap, size_t *strs_cap)
+static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct builder *b)
 {
 	size_t ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT), n, i;
-	Elf_Data *d = elf_getdata(scn, NULL);
+	Elf_Scn *strscn = elf_getscn(elf, sh->sh_link);
+	GElf_Shdr strsh;
+	Elf_Data *d;
 
-	if (!d || !d->d_buf || !ent || sh->sh_link == 0)
+	if (!ent || sh->sh_link == 0 || !strscn || !gelf_getshdr(strscn, &strsh))
+		return;
+	/*
+	 * libelf reads a section whole. Names: a string table over twice the
+	 * budget is not read (its names could not be kept). Symbols: only the
+	 * first ones that could be kept are read.
+	 */
+	if (strsh.sh_size / 2 > b->e->max_bytes) {
+		b->e->truncated = true;
+		return;
+	}
+	if (sh->sh_size / 2 > b->e->max_bytes) {
+		b->e->truncated = true;
+		d = elf_getdata_rawchunk(elf, sh->sh_offset, b->e->max_bytes / ent * ent, ELF_T_SYM);
+	} else {
+		d = elf_getdata(scn, NULL);
+	}
+	if (!d || !d->d_buf)
 		return;
 	n = d->d_size / ent;
+	reserve(b, n);
 	for (i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
@@ -120,7 +258,7 @@ static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		if (add_sym(e, cap, strs_cap, name, sym.st_value, sym.st_size))
+		if (add_sym(b, name, sym.st_value, sym.st_size))
 			break;
 	}
 }
@@ -162,9 +300,10 @@ static void read_debuglink(Elf_Scn *scn, struct elf_syms *e)
 	e->debuglink[len] = '\0';
 }
 
-static struct elf_syms *load(Elf *elf)
+static struct elf_syms *load(Elf *elf, size_t max_bytes)
 {
-	size_t cap = 0, strs_cap = 0, nphdr = 0, shstrndx = 0, i, nsec = 0;
+	size_t nphdr = 0, shstrndx = 0, i, nsec = 0;
+	struct builder b = { 0 };
 	struct elf_syms *e;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
@@ -176,6 +315,8 @@ static struct elf_syms *load(Elf *elf)
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
+	e->max_bytes = max_bytes ? max_bytes : DEFAULT_MAX_BYTES;
+	b.e = e;
 
 	if (elf_getphdrnum(elf, &nphdr) == 0) {
 		for (i = 0; i < nphdr && i < 4096; i++) {
@@ -205,7 +346,7 @@ static struct elf_syms *load(Elf *elf)
 			e->has_symtab = true;
 			/* fall through */
 		case SHT_DYNSYM:
-			read_symtab(elf, scn, &sh, e, &cap, &strs_cap);
+			read_symtab(elf, scn, &sh, &b);
 			break;
 		case SHT_NOTE:
 			if (!e->build_id_len)
@@ -218,11 +359,17 @@ static struct elf_syms *load(Elf *elf)
 			break;
 		}
 	}
+	free(b.hash);
 	finish(e);
 	return e;
 }
 
 struct elf_syms *elf_syms__load_fd(int fd)
+{
+	return elf_syms__load_fd_max(fd, 0);
+}
+
+struct elf_syms *elf_syms__load_fd_max(int fd, size_t max_bytes)
 {
 	struct elf_syms *e;
 	Elf *elf;
@@ -234,7 +381,7 @@ struct elf_syms *elf_syms__load_fd(int fd)
 		errno = ENOEXEC;
 		return NULL;
 	}
-	e = load(elf);
+	e = load(elf, max_bytes);
 	elf_end(elf);
 	return e;
 }
@@ -257,7 +404,7 @@ struct elf_syms *elf_syms__load_mem(const void *buf, size_t len)
 		errno = ENOEXEC;
 		return NULL;
 	}
-	e = load(elf);
+	e = load(elf, 0);
 	elf_end(elf);
 	free(copy);
 	return e;
@@ -265,15 +412,31 @@ struct elf_syms *elf_syms__load_mem(const void *buf, size_t len)
 
 int elf_syms__merge(struct elf_syms *dst, const struct elf_syms *src)
 {
-	size_t cap = dst->nr, strs_cap = dst->strs_len, i;
+	struct builder b = { .e = dst, .cap = dst->nr, .strs_cap = dst->strs_len };
+	size_t i;
 	int err = 0;
 
+	for (i = 0; i < dst->strs_len; i += strlen(dst->strs + i) + 1)
+		b.names++;
+	reserve(&b, src->nr);
 	for (i = 0; i < src->nr && !err; i++)
-		err = add_sym(dst, &cap, &strs_cap, src->strs + src->syms[i].name,
-			      src->syms[i].addr, src->syms[i].size);
+		err = add_sym(&b, src->strs + src->syms[i].name, src->syms[i].addr,
+			      src->syms[i].size);
+	free(b.hash);
 	dst->has_symtab |= src->has_symtab;
+	dst->truncated |= src->truncated;
 	finish(dst);
 	return err;
+}
+
+bool elf_syms__same(const struct elf_syms *a, const struct elf_syms *b)
+{
+	return a->build_id_len == b->build_id_len &&
+	       !memcmp(a->build_id, b->build_id, a->build_id_len) && a->nr == b->nr &&
+	       a->strs_len == b->strs_len && a->nr_loads == b->nr_loads &&
+	       !memcmp(a->loads, b->loads, a->nr_loads * sizeof(*a->loads)) &&
+	       (!a->nr || !memcmp(a->syms, b->syms, a->nr * sizeof(*a->syms))) &&
+	       (!a->strs_len || !memcmp(a->strs, b->strs, a->strs_len));
 }
 
 bool elf_syms__vaddr(const struct elf_syms *e, __u64 off, __u64 *vaddr)

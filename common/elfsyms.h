@@ -38,14 +38,28 @@ struct elf_syms {
 	int build_id_len;
 	char debuglink[256];		/* "" when none */
 	size_t bytes;			/* memory held, for the cache bound */
+	size_t max_bytes;		/* the bound it was built under */
+	bool truncated;			/* symbols left out to stay under it */
 };
 
 /* Parse the ELF file open on fd (not closed). NULL with errno on error. */
 struct elf_syms *elf_syms__load_fd(int fd);
+/*
+ * The same with the table's memory bounded by max_bytes (0: 64 MiB),
+ * counted before anything is allocated; names are interned (symbols that
+ * share a name share one copy). Over the bound, the symbols read so far
+ * are kept and truncated is set.
+ */
+struct elf_syms *elf_syms__load_fd_max(int fd, size_t max_bytes);
 /* Parse an ELF image in memory (buf is not modified). */
 struct elf_syms *elf_syms__load_mem(const void *buf, size_t len);
 /* Add the function symbols of another file (a separate debug file). */
 int elf_syms__merge(struct elf_syms *dst, const struct elf_syms *src);
+/*
+ * The same symbols and segments (and build-id): safe to share one table.
+ * A build-id alone proves nothing, anyone can write any.
+ */
+bool elf_syms__same(const struct elf_syms *a, const struct elf_syms *b);
 /* File offset -> virtual address through the PT_LOAD segments. */
 bool elf_syms__vaddr(const struct elf_syms *e, __u64 off, __u64 *vaddr);
 /* The symbol covering vaddr (or NULL); *off is vaddr - symbol. */

@@ -62,7 +62,11 @@ void json__escape(FILE *f, const char *str, size_t n)
 		} else if (c < 0x80) {
 			fputc(c, f);
 		} else if ((l = json__utf8_char(s + i, n - i, &cp))) {
-			fwrite(s + i, 1, l, f);
+			/* C1 controls (U+0080-U+009F): terminals obey them too */
+			if (cp < 0xa0)
+				fprintf(f, "\\u%04x", cp);
+			else
+				fwrite(s + i, 1, l, f);
 			i += l;
 			continue;
 		} else {

@@ -34,7 +34,12 @@ void msg__usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noret
 /* Hints for errors the user can fix (EPERM: privileges, ENOENT: BTF...). */
 void msg__hint_for(int err);
 
-/* The one libbpf print callback: debug output only under -v. */
+/*
+ * The one libbpf print callback: output only under -v; it always keeps
+ * the tail of the last verifier log libbpf printed.
+ */
 int msg__libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap);
+/* That tail (NULL when the verifier rejected nothing) and its program. */
+const char *msg__verifier_log(const char **prog);
 
 #endif

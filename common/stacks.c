@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "esc.h"
 #include "msg.h"
 #include "stacks.h"
 
@@ -56,79 +57,108 @@ static const char *uname_(struct stack_printer *p, pid_t tgid, __u64 addr, char 
 	return usyms__name(p->usyms, tgid, addr, false, buf, len);
 }
 
-/* Folded frames may not hold ';' (separator) or line breaks. */
-static void fold_put(FILE *f, const char *s, const char *suffix)
+void stacks__fold_name(FILE *f, const char *name, size_t len, const char *suffix)
 {
-	for (; *s; s++)
-		fputc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, f);
+	esc__put(f, name, len, ESC_FOLDED);
 	fputs(suffix, f);
+}
+
+void stacks__fold_user(struct stack_printer *p, FILE *f, pid_t tgid, const struct stack *us)
+{
+	char buf[NAME_LEN];
+	int i;
+
+	if (us->missed)
+		fputs(";[missed user stack]", f);
+	for (i = us->n - 1; i >= 0; i--) {
+		uname_(p, tgid, us->ips[i], buf, sizeof(buf));
+		fputc(';', f);
+		stacks__fold_name(f, buf, strlen(buf), "");
+	}
+}
+
+void stacks__fold_kernel(struct stack_printer *p, FILE *f, const struct stack *k, bool leaf_first)
+{
+	char buf[NAME_LEN];
+	int i;
+
+	if (k->missed)
+		fputs(";[missed kernel stack]", f);
+	for (i = 0; i < k->n; i++) {
+		kname(p, k->ips[leaf_first ? i : k->n - 1 - i], buf, sizeof(buf));
+		if (stacks__is_bpf_frame(buf))
+			continue;
+		fputc(';', f);
+		stacks__fold_name(f, buf, strlen(buf), p->kernel_suffix ? "_[k]" : "");
+	}
 }
 
 static void print_folded(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
 			 const struct stack *k, const struct stack *us, unsigned long long count)
 {
+	stacks__fold_name(f, comm, strlen(comm), "");
+	if (us)
+		stacks__fold_user(p, f, tgid, us);
+	/* bcc: "-" only between two stacks that were both taken */
+	if (k && p->delimiter && us && us->n && !us->missed && !k->missed && k->n)
+		fputs(";-", f);
+	if (k)
+		stacks__fold_kernel(p, f, k, false);
+	fprintf(f, " %llu\n", count);
+}
+
+void stacks__print_kernel(struct stack_printer *p, FILE *f, const struct stack *k,
+			  const char *indent)
+{
 	char buf[NAME_LEN];
-	bool any = false;
 	int i;
 
-	fold_put(f, comm, "");
-	if (us) {
-		if (us->missed) {
-			fputs(";[missed user stack]", f);
-			any = true;
-		}
-		for (i = us->n - 1; i >= 0; i--, any = true) {
-			fputc(';', f);
-			fold_put(f, uname_(p, tgid, us->ips[i], buf, sizeof(buf)), "");
-		}
+	if (k->missed)
+		fprintf(f, "%s[missed kernel stack]\n", indent);
+	for (i = 0; i < k->n; i++) {
+		kname(p, k->ips[i], buf, sizeof(buf));
+		if (stacks__is_bpf_frame(buf))
+			continue;
+		fputs(indent, f);
+		esc__put(f, buf, strlen(buf), 0);
+		fputc('\n', f);
 	}
-	if (k) {
-		/* bcc: "-" only between two stacks that were both taken */
-		if (p->delimiter && any && us && !us->missed && !k->missed && k->n)
-			fputs(";-", f);
-		if (k->missed)
-			fputs(";[missed kernel stack]", f);
-		for (i = k->n - 1; i >= 0; i--) {
-			kname(p, k->ips[i], buf, sizeof(buf));
-			if (stacks__is_bpf_frame(buf))
-				continue;
-			fputc(';', f);
-			fold_put(f, buf, p->kernel_suffix ? "_[k]" : "");
-		}
+}
+
+void stacks__print_user(struct stack_printer *p, FILE *f, pid_t tgid, const struct stack *us,
+			const char *indent)
+{
+	char buf[NAME_LEN];
+	int i;
+
+	if (us->missed)
+		fprintf(f, "%s[missed user stack]\n", indent);
+	for (i = 0; i < us->n; i++) {
+		uname_(p, tgid, us->ips[i], buf, sizeof(buf));
+		fputs(indent, f);
+		esc__put(f, buf, strlen(buf), 0);
+		fputc('\n', f);
 	}
-	fprintf(f, " %llu\n", count);
 }
 
 void stacks__print(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
 		   pid_t tid, const struct stack *k, const struct stack *us,
 		   unsigned long long count)
 {
-	char buf[NAME_LEN];
-	int i;
+	char c[4 * NAME_LEN];
 
 	if (p->folded) {
 		print_folded(p, f, comm, tgid, k, us, count);
 		return;
 	}
 	/* bcc's multi-line form: leaf first, kernel then user */
-	if (k) {
-		if (k->missed)
-			fprintf(f, "    [missed kernel stack]\n");
-		for (i = 0; i < k->n; i++) {
-			kname(p, k->ips[i], buf, sizeof(buf));
-			if (!stacks__is_bpf_frame(buf))
-				fprintf(f, "    %s\n", buf);
-		}
-	}
+	if (k)
+		stacks__print_kernel(p, f, k, "    ");
 	if (p->delimiter && k && us && (k->n || k->missed) && (us->n || us->missed))
 		fprintf(f, "    --\n");
-	if (us) {
-		if (us->missed)
-			fprintf(f, "    [missed user stack]\n");
-		for (i = 0; i < us->n; i++)
-			fprintf(f, "    %s\n", uname_(p, tgid, us->ips[i], buf, sizeof(buf)));
-	}
-	fprintf(f, "    %-16s %s (%d)\n", "-", comm, tid);
+	if (us)
+		stacks__print_user(p, f, tgid, us, "    ");
+	fprintf(f, "    %-16s %s (%d)\n", "-", esc__cstr(c, sizeof(c), comm, 0), tid);
 	fprintf(f, "        %llu\n\n", count);
 }
 

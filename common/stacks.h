@@ -8,6 +8,15 @@
  * offcputime -f prints it (the "-" delimiter only with -d), which
  * flamegraph.pl, inferno and speedscope accept. Kernel frames carry
  * "_[k]" suffix only when asked (flamegraph-lite colours by it).
+ * comm and frame names are untrusted (the traced program chooses its comm
+ * and its symbol names) and go through esc.h with ESC_FOLDED: ';' becomes
+ * "\x3b", a newline "\n", other control bytes and invalid UTF-8 "\xNN",
+ * so a line is always "frame;frame;... count". Spaces stay as they are:
+ * the readers take the count after the last space.
+ *
+ * Every tool that prints folded lines builds them from the pieces below
+ * (dstate-lite: wait stack, "--", waker stack, waker comm), so every
+ * frame is escaped the same way.
  *
  * Multi-line (default): leaf first, one frame per line indented, then
  * "-                comm (pid)" and the count, as bcc prints.
@@ -52,6 +61,17 @@ struct stack {
 void stacks__print(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
 		   pid_t tid, const struct stack *kstack, const struct stack *ustack,
 		   unsigned long long count);
+/* Folded pieces: a name (comm or frame) escaped, then suffix. */
+void stacks__fold_name(FILE *f, const char *name, size_t len, const char *suffix);
+/* ";frame" for each user frame, root first; missed: ";[missed user stack]". */
+void stacks__fold_user(struct stack_printer *p, FILE *f, pid_t tgid, const struct stack *us);
+/* ";frame" for each kernel frame, root first unless leaf_first. */
+void stacks__fold_kernel(struct stack_printer *p, FILE *f, const struct stack *k, bool leaf_first);
+/* Multi-line pieces: one frame a line after indent, leaf first, escaped. */
+void stacks__print_kernel(struct stack_printer *p, FILE *f, const struct stack *k,
+			  const char *indent);
+void stacks__print_user(struct stack_printer *p, FILE *f, pid_t tgid, const struct stack *us,
+			const char *indent);
 /* The same record as JSON fields: "kernel_stack":[...], "user_stack":[...]. */
 void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 		  const struct stack *kstack, const struct stack *ustack);

@@ -23,8 +23,10 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include <linux/openat2.h>
 #include "elfsyms.h"
+#include "esc.h"
+#include "msg.h"
+#include "safeopen.h"
 #include "syms.h"
 
 /* ---- kernel ------------------------------------------------------------ */
@@ -413,25 +415,36 @@ static void proc_free(struct usyms *u, struct uproc *p)
 	free(p);
 }
 
-/* path inside root_fd (another mount namespace), or ours when root_fd < 0 */
-static int open_in_root(int root_fd, const char *path)
-{
-	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT,
-	};
-	int fd;
+/*
+ * What may be opened (safeopen.h). Binaries and debug files: regular, not
+ * empty, under a bound that only a hostile file reaches (what is read of
+ * them is bounded by the symbol budget). Perf maps: a JIT may not have
+ * written anything yet; owned by root or the process's user (as perf).
+ */
+#define MAX_ELF_FILE	(16ll << 30)
+/* One table may take the whole cache budget (not less than this much). */
+#define MIN_TABLE_BYTES	(1u << 20)
+#define MAX_PERF_MAP	(64ll << 20)
 
-	if (root_fd < 0)
-		return open(path, O_RDONLY | O_CLOEXEC);
-	while (*path == '/')
-		path++;
-	/* RESOLVE_IN_ROOT keeps absolute symlinks inside the container (5.6) */
-	fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
-	if (fd < 0 && (errno == ENOSYS || errno == E2BIG))
-		fd = openat(root_fd, path, O_RDONLY | O_CLOEXEC);
-	return fd;
-}
+static const struct safeopen elf_open = {
+	.min_size = 52,		/* an ELF header */
+	.max_size = MAX_ELF_FILE,
+};
+
+/* /proc/PID/map_files/...: a magic link to the mapped file itself */
+static const struct safeopen map_files_open = {
+	.min_size = 52,
+	.max_size = MAX_ELF_FILE,
+	.follow = true,
+};
+
+/* Separate debug files found by build-id under the debug directory: a
+ * distribution may make them symlinks into its tree (Fedora). */
+static const struct safeopen build_id_open = {
+	.min_size = 52,
+	.max_size = MAX_ELF_FILE,
+	.follow = true,
+};
 
 /* fd is the file dev:ino (dev 0: any device). */
 static bool same_file(int fd, dev_t dev, ino_t ino)
@@ -493,7 +506,7 @@ static struct ufile *file_get(struct usyms *u, pid_t tgid, int root_fd, dev_t de
 		/* map_files: the very file mapped, even deleted or in a container */
 		snprintf(buf, sizeof(buf), "/proc/%d/map_files/%llx-%llx", tgid,
 			 (unsigned long long)start, (unsigned long long)end);
-		f->fd = open(buf, O_RDONLY | O_CLOEXEC);
+		f->fd = safeopen(-1, buf, &map_files_open);
 		/*
 		 * On overlayfs (container roots) maps names the layer's
 		 * device while the file opens on the overlay's: the inode
@@ -505,7 +518,7 @@ static struct ufile *file_get(struct usyms *u, pid_t tgid, int root_fd, dev_t de
 			f->fd = -1;
 		}
 		if (f->fd < 0) {
-			f->fd = open_in_root(root_fd, f->path);
+			f->fd = safeopen(root_fd, f->path, &elf_open);
 			if (f->fd >= 0 && !same_file(f->fd, dev, ino)) {
 				close(f->fd);
 				f->fd = -1;
@@ -531,41 +544,52 @@ static int cmp_umap(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The NSpid of tgid as seen in its own namespace (for perf-PID.map). */
-static pid_t ns_pid(pid_t tgid)
+/*
+ * The NSpid of tgid as seen in its own namespace (for perf-PID.map) and
+ * its effective uid (who may own that file). False when it is gone.
+ */
+static bool proc_ids(pid_t tgid, pid_t *nspid, uid_t *euid)
 {
 	char path[64], line[256];
-	pid_t pid = tgid;
+	bool have_uid = false;
 	FILE *f;
 
+	*nspid = tgid;
 	snprintf(path, sizeof(path), "/proc/%d/status", tgid);
 	f = fopen(path, "re");
 	if (!f)
-		return tgid;
+		return false;
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "NSpid:", 6)) {
+		unsigned int r, e;
+
+		if (!strncmp(line, "Uid:", 4) && sscanf(line + 4, "%u %u", &r, &e) == 2) {
+			*euid = e;
+			have_uid = true;
+		} else if (!strncmp(line, "NSpid:", 6)) {
 			char *p = strrchr(line, '\t');
 
-			if (p)
-				pid = atoi(p + 1);
+			if (p && atoi(p + 1) > 0)
+				*nspid = atoi(p + 1);
 			break;
 		}
 	}
 	fclose(f);
-	return pid > 0 ? pid : tgid;
+	return have_uid;
 }
 
 static void open_perf_map(struct usyms *u, struct uproc *p, int root_fd)
 {
+	struct safeopen perf_open = { .max_size = MAX_PERF_MAP, .check_owner = true };
 	char path[64];
+	pid_t nspid;
 
-	if (u->nr_fds >= u->max_fds)
+	if (u->nr_fds >= u->max_fds || !proc_ids(p->tgid, &nspid, &perf_open.owner))
 		return;
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", ns_pid(p->tgid));
-	p->perf_fd = open_in_root(root_fd, path);
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", nspid);
+	p->perf_fd = safeopen(root_fd, path, &perf_open);
 	if (p->perf_fd < 0 && root_fd >= 0) {
 		snprintf(path, sizeof(path), "/tmp/perf-%d.map", p->tgid);
-		p->perf_fd = open(path, O_RDONLY | O_CLOEXEC);
+		p->perf_fd = safeopen(-1, path, &perf_open);
 	}
 	if (p->perf_fd >= 0)
 		u->nr_fds++;
@@ -775,6 +799,11 @@ static void evict(struct usyms *u, const struct ufile *keep)
 	}
 }
 
+static size_t table_bound(const struct usyms *u)
+{
+	return u->max_bytes < MIN_TABLE_BYTES ? MIN_TABLE_BYTES : u->max_bytes;
+}
+
 /* The separate debug file of f (build-id first, then .gnu_debuglink). */
 static struct elf_syms *load_debug(struct usyms *u, struct ufile *f, const struct elf_syms *e)
 {
@@ -820,10 +849,11 @@ static struct elf_syms *load_debug(struct usyms *u, struct ufile *f, const struc
 		}
 		if (i % 2 == 0 && f->root_fd < 0)
 			continue;	/* the same path twice */
-		fd = open_in_root(root, path);
+		/* .gnu_debuglink names a file wherever the binary is: never a link */
+		fd = safeopen(root, path, i < 2 ? &build_id_open : &elf_open);
 		if (fd < 0)
 			continue;
-		d = elf_syms__load_fd(fd);
+		d = elf_syms__load_fd_max(fd, table_bound(u));
 		close(fd);
 		/* a debug file of another build is worse than none */
 		if (d && (!d->has_symtab || (e->build_id_len && d->build_id_len &&
@@ -838,6 +868,7 @@ static struct elf_syms *load_debug(struct usyms *u, struct ufile *f, const struc
 
 static struct uelf *file_elf(struct usyms *u, struct ufile *f)
 {
+	char path[1024];
 	struct elf_syms *e, *d;
 	struct ufile *o;
 	int fd = f->fd, h;
@@ -847,7 +878,7 @@ static struct uelf *file_elf(struct usyms *u, struct ufile *f)
 		return f->elf;
 	if (fd < 0) {
 		/* over the fd budget at snapshot: by path, if it is still that file */
-		fd = open_in_root(f->root_fd, f->path);
+		fd = safeopen(f->root_fd, f->path, &elf_open);
 		if (fd >= 0 && !same_file(fd, f->dev, f->ino)) {
 			close(fd);
 			fd = -1;
@@ -857,13 +888,17 @@ static struct uelf *file_elf(struct usyms *u, struct ufile *f)
 		f->failed = true;
 		return NULL;
 	}
-	e = elf_syms__load_fd(fd);
+	/* one file's table alone may take the whole budget, never more */
+	e = elf_syms__load_fd_max(fd, table_bound(u));
 	if (fd != f->fd)
 		close(fd);
 	if (!e) {
 		f->failed = true;
 		return NULL;
 	}
+	if (e->truncated)
+		msg__verbose("symbols of %s: %zu kept, the table is bounded at %zu MiB",
+			     esc__cstr(path, sizeof(path), f->path, 0), e->nr, table_bound(u) >> 20);
 	if (!e->has_symtab) {
 		d = load_debug(u, f, e);
 		if (d) {
@@ -871,12 +906,15 @@ static struct uelf *file_elf(struct usyms *u, struct ufile *f)
 			elf_syms__free(d);
 		}
 	}
-	/* another file with this build-id (a container's copy): share it */
+	/*
+	 * Another file with this build-id (a container's copy): share its
+	 * table if it is the same table. Anyone can write any build-id, so
+	 * the build-id alone must not let one file name another's symbols.
+	 */
 	if (e->build_id_len) {
 		for (h = 0; h < HASH_SIZE; h++) {
 			for (o = u->files[h]; o; o = o->next) {
-				if (!o->elf || o->elf->syms->build_id_len != e->build_id_len ||
-				    memcmp(o->elf->syms->build_id, e->build_id, e->build_id_len))
+				if (!o->elf || !elf_syms__same(o->elf->syms, e))
 					continue;
 				elf_syms__free(e);
 				f->elf = o->elf;
@@ -930,7 +968,8 @@ static int cmp_perfsym(const void *a, const void *b)
 
 static void perf_load(struct uproc *p)
 {
-	size_t cap = 0, linecap = 0;
+	size_t cap = 0, linecap = 0, total = 0;
+	ssize_t n;
 	char *line = NULL;
 	FILE *f;
 	int fd;
@@ -947,12 +986,14 @@ static void perf_load(struct uproc *p)
 		return;
 	}
 	rewind(f);
-	/* "START SIZE name", hex, as perf reads it */
-	while (getline(&line, &linecap, f) > 0 && p->nr_perf < (1u << 20)) {
+	/* "START SIZE name", hex, as perf reads it; at most what was checked */
+	while (total < MAX_PERF_MAP && (n = getline(&line, &linecap, f)) > 0 &&
+	       p->nr_perf < (1u << 20)) {
 		unsigned long long start, size;
 		int pos = 0;
 		char *name;
 
+		total += n;
 		if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos)
 			continue;
 		name = line + pos;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "tool.h"
+#include "esc.h"
 #include "hist.h"
 #include "json.h"
 #include "loop.h"
@@ -184,16 +185,6 @@ static void seed_stuck(void)
 	bpf_link__destroy(link);
 }
 
-static const char *kname(__u64 addr, char *buf, size_t len)
-{
-	const struct ksym *k = ksyms() ? ksyms__find(printer.ksyms, addr) : NULL;
-
-	if (k)
-		return k->name;
-	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	return buf;
-}
-
 /* The first kernel frame below the scheduler and the wait primitives. */
 static const char *reason_of(const struct stack *s, char *buf, size_t len)
 {
@@ -217,35 +208,6 @@ static const char *state_name(__u32 state)
 	if ((state & 0x102) == 0x102)
 		return "D(killable)";
 	return "D";
-}
-
-static void print_kstack(FILE *f, const struct stack *s, const char *indent)
-{
-	char buf[32];
-
-	if (s->missed) {
-		fprintf(f, "%s[missed kernel stack]\n", indent);
-		return;
-	}
-	for (int i = 0; i < s->n; i++) {
-		const char *name = kname(s->ips[i], buf, sizeof(buf));
-
-		if (!stacks__is_bpf_frame(name))
-			fprintf(f, "%s%s\n", indent, name);
-	}
-}
-
-static void print_ustack(FILE *f, const struct stack *s, pid_t tgid, const char *indent)
-{
-	char buf[256];
-
-	if (s->missed) {
-		fprintf(f, "%s[missed user stack]\n", indent);
-		return;
-	}
-	for (int i = 0; i < s->n; i++)
-		fprintf(f, "%s%s\n", indent,
-			usyms__name(printer.usyms, tgid, s->ips[i], false, buf, sizeof(buf)));
 }
 
 static double ms(__u64 ns)
@@ -313,21 +275,22 @@ static int on_event(void *ctx, void *data, size_t size)
 	}
 	if (env.timestamp)
 		printf("%-8s ", hms);
-	printf("%-16.*s %-7u %-7u %-11s %10.3f ms  %s\n", DSTATE_COMM_LEN, e->comm, e->tgid,
+	ksyms();
+	printf("%-16s %-7u %-7u %-11s %10.3f ms  %s\n", ESC_ARRAY(e->comm), e->tgid,
 	       e->tid, state_name(e->state), ms(e->total_ns), reason);
-	print_kstack(stdout, &ks, "    ");
+	stacks__print_kernel(&printer, stdout, &ks, "    ");
 	if (cfg.user_stacks && e->ustack_id != DSTATE_NO_STACK) {
 		printf("    -\n");
-		print_ustack(stdout, &us, e->tgid, "    ");
+		stacks__print_user(&printer, stdout, e->tgid, &us, "    ");
 	}
 	if (e->waker_ctx) {
 		printf("  woken after %.3f ms by %s:\n", ms(e->blocked_ns),
 		       waker_ctx_name(e->waker_ctx));
-		print_kstack(stdout, &ws, "    ");
+		stacks__print_kernel(&printer, stdout, &ws, "    ");
 	} else if (e->waker_tid) {
-		printf("  woken after %.3f ms by %.*s %u (pid %u):\n", ms(e->blocked_ns),
-		       DSTATE_COMM_LEN, e->waker_comm, e->waker_tid, e->waker_tgid);
-		print_kstack(stdout, &ws, "    ");
+		printf("  woken after %.3f ms by %s %u (pid %u):\n", ms(e->blocked_ns),
+		       ESC_ARRAY(e->waker_comm), e->waker_tid, e->waker_tgid);
+		stacks__print_kernel(&printer, stdout, &ws, "    ");
 	} else {
 		printf("  waker not seen\n");
 	}
@@ -444,8 +407,8 @@ static void print_summary(struct reason *rs, int n, const char *hms)
 
 		/* the top commands, as many as fit in 80 columns (one at least) */
 		for (c = 0; c < rs[i].ncomms && c < TOP_COMMS; c++) {
-			char one[48];
-			int len = snprintf(one, sizeof(one), " %s(%llu)", rs[i].comms[c].comm,
+			char one[96];
+			int len = snprintf(one, sizeof(one), " %s(%llu)", ESC_ARRAY(rs[i].comms[c].comm),
 					   (unsigned long long)rs[i].comms[c].count);
 
 			if (c && width + len > 80)
@@ -467,36 +430,19 @@ static void print_folded(const struct dstate_key *k, const struct dstate_val *v)
 {
 	__u64 kips[DSTATE_STACK_DEPTH], uips[DSTATE_STACK_DEPTH], wips[DSTATE_STACK_DEPTH];
 	struct stack ks, us, ws;
-	char buf[256];
-	int i;
 
 	stack_get(k->kstack_id, kips, &ks);
 	stack_get(k->ustack_id, uips, &us);
 	stack_get(k->waker_kstack_id, wips, &ws);
-	printf("%.*s", DSTATE_COMM_LEN, k->comm);
-	if (us.missed)
-		printf(";[missed user stack]");
-	for (i = us.n - 1; i >= 0; i--)
-		printf(";%s", usyms__name(printer.usyms, k->tgid, us.ips[i], false, buf, sizeof(buf)));
-	if (ks.missed)
-		printf(";[missed kernel stack]");
-	for (i = ks.n - 1; i >= 0; i--) {
-		const char *name = kname(ks.ips[i], buf, sizeof(buf));
-
-		if (!stacks__is_bpf_frame(name))
-			printf(";%s", name);
-	}
+	ksyms();
+	stacks__fold_name(stdout, k->comm, strnlen(k->comm, DSTATE_COMM_LEN), "");
+	stacks__fold_user(&printer, stdout, k->tgid, &us);
+	stacks__fold_kernel(&printer, stdout, &ks, false);
 	if (k->waker_comm[0]) {
-		printf(";--");
-		if (ws.missed)
-			printf(";[missed kernel stack]");
-		for (i = 0; i < ws.n; i++) {
-			const char *name = kname(ws.ips[i], buf, sizeof(buf));
-
-			if (!stacks__is_bpf_frame(name))
-				printf(";%s", name);
-		}
-		printf(";%.*s", DSTATE_COMM_LEN, k->waker_comm);
+		fputs(";--", stdout);
+		stacks__fold_kernel(&printer, stdout, &ws, true);
+		fputc(';', stdout);
+		stacks__fold_name(stdout, k->waker_comm, strnlen(k->waker_comm, DSTATE_COMM_LEN), "");
 	}
 	printf(" %llu\n", (unsigned long long)(v->total_ns / 1000));
 }
@@ -589,8 +535,8 @@ dup:;
 			stacks__json(&printer, &j, st[i].w.tgid, &ks, NULL);
 			json__obj_end(&j);
 		} else {
-			printf("%-7u %-7u %-16.*s %-11s %9.0f%c  %s\n", st[i].w.tgid, st[i].tid,
-			       DSTATE_COMM_LEN, st[i].w.comm, state_name(st[i].w.state),
+			printf("%-7u %-7u %-16s %-11s %9.0f%c  %s\n", st[i].w.tgid, st[i].tid,
+			       ESC_ARRAY(st[i].w.comm), state_name(st[i].w.state),
 			       ms(now - st[i].w.start_ns), seeded ? '+' : ' ', reason);
 		}
 	}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "tool.h"
+#include "esc.h"
 #include "json.h"
 #include "loop.h"
 #include "timefmt.h"
@@ -213,20 +214,7 @@ static void put_arg(FILE *f, const char *s, size_t len, bool cut)
 
 	if (q)
 		fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (q && (c == '"' || c == '\\'))
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
+	esc__put(f, s, len, q ? ESC_QUOTED : 0);
 	if (q)
 		fputc('"', f);
 	if (cut)
@@ -315,7 +303,7 @@ static void print_json(const struct pending *p, int ret, const char *comm)
 static void print_text(const struct pending *p, int ret, const char *comm)
 {
 	const struct exec_enter *e = &p->e;
-	char hms[16];
+	char hms[16], c[4 * EXECSNOOP_COMM_LEN + 1];
 
 	if (env.timestamp)
 		printf("%-9s", timefmt__hms(hms, sizeof(hms)));
@@ -323,7 +311,9 @@ static void print_text(const struct pending *p, int ret, const char *comm)
 		printf("%-8.3f", (e->ts - start_ns) / 1e9);
 	if (cfg.print_uid)
 		printf("%-6u", e->uid);
-	printf("%-16.16s %-7u %-7u %3d ", comm, e->tgid, e->ppid, ret);
+	printf("%-16s %-7u %-7u %3d ",
+	       esc__str(c, sizeof(c), comm, strnlen(comm, EXECSNOOP_COMM_LEN), 0),
+	       e->tgid, e->ppid, ret);
 	if (!e->argc && (e->flags & ARGS_FAULT)) {
 		if (p->have_exec)
 			put_arg(stdout, p->filename, strlen(p->filename), false);

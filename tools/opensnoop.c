@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tool.h"
+#include "esc.h"
 #include "json.h"
 #include "loop.h"
 #include "timefmt.h"
@@ -259,11 +260,12 @@ static void print_text(const struct open_event *e, const char *path)
 		printf("%-14.9f", (e->ts - start_ns) / 1e9);
 	if (cfg.print_uid)
 		printf("%-6u", e->uid);
-	printf("%-6u %-16.16s %4d %3d ", env.tid ? e->tid : e->tgid, e->comm,
+	printf("%-6u %-16s %4d %3d ", env.tid ? e->tid : e->tgid, ESC_ARRAY(e->comm),
 	       e->ret >= 0 ? e->ret : -1, e->ret >= 0 ? 0 : -e->ret);
 	if (cfg.extended)
 		printf("%08llo ", (unsigned long long)e->flags);
-	printf("%s\n", path);
+	esc__put(stdout, path, strlen(path), 0);
+	putchar('\n');
 }
 
 static int handle_event(void *ctx, void *data, size_t size)

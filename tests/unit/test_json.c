@@ -40,6 +40,9 @@ static void test_every_control_byte_escaped(void **state)
 	capture_close(&c);
 	assert_string_equal(esc(&c, "\x7f", 1), "\"\\u007f\"");
 	capture_close(&c);
+	/* C1 controls (CSI U+009B): terminals obey them too */
+	assert_string_equal(esc(&c, "\xc2\x9b" "2J", 4), "\"\\u009b2J\"");
+	capture_close(&c);
 }
 
 static void test_utf8(void **state)

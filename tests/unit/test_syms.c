@@ -8,10 +8,12 @@
  * Runs from the top of the tree (tests/run.sh); needs cc, objcopy, strip.
  */
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
@@ -46,6 +48,16 @@ static const char stripped_c[] =
 	"  printf(\"%p\\n\", (void *)hidden_fn); fflush(stdout);\n"
 	"  if (!fgets(line, sizeof(line), stdin)) return 1;\n"
 	"  return hidden_fn(1) == 0;\n}\n";
+
+/* Two programs with one build-id but different functions. */
+static const char twin_c[] =
+	"#include <stdio.h>\n"
+	"__attribute__((noinline)) int FN(int x) { return x + 7; }\n"
+	"int main(void) {\n"
+	"  char line[8];\n"
+	"  printf(\"%p\\n\", (void *)FN); fflush(stdout);\n"
+	"  if (!fgets(line, sizeof(line), stdin)) return 1;\n"
+	"  return FN(1) == 0;\n}\n";
 
 static void write_file(const char *name, const char *text)
 {
@@ -134,6 +146,9 @@ static int setup(void **state)
 	sh("cd %s && cc -O1 -g -Wl,--build-id=none stripped.c -o linked && "
 	   "objcopy --only-keep-debug linked linked.dbg && strip --strip-all linked && "
 	   "objcopy --add-gnu-debuglink=linked.dbg linked", dir);
+	write_file("twin.c", twin_c);
+	sh("cd %s && cc -O1 -DFN=twin_alpha_fn -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567 twin.c -o twin_a && "
+	   "cc -O1 -DFN=twin_beta_fn -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567 twin.c -o twin_b", dir);
 	return 0;
 }
 
@@ -340,6 +355,143 @@ static void test_memory_bound(void **state)
 	usyms__free(all);
 }
 
+/*
+ * Two different files that claim one build-id (anyone can write any
+ * build-id): each process's names come from its own file.
+ */
+static void test_same_build_id_not_shared(void **state)
+{
+	struct usyms *u = usyms__new(0);
+	char a[256], b[256];
+	struct child ca, cb;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/twin_a", dir);
+	snprintf(b, sizeof(b), "%s/twin_b", dir);
+	child_start(&ca, a);
+	child_start(&cb, b);
+	assert_string_equal(name(u, ca.pid, ca.addr[0], false), "twin_alpha_fn");
+	assert_string_equal(name(u, cb.pid, cb.addr[0], false), "twin_beta_fn");
+	child_end(&ca);
+	child_end(&cb);
+	usyms__free(u);
+}
+
+/*
+ * A crafted ELF: nsyms function symbols that all share one name of
+ * name_len bytes in .strtab (the file stays small: ~24 bytes a symbol),
+ * or with distinct names ("A...A<index>", name_len bytes each).
+ */
+static int crafted_elf(size_t nsyms, size_t name_len, bool distinct)
+{
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	size_t symoff = 4096, strsz = 1 + (name_len + 1) * (distinct ? nsyms : 1), stroff;
+	size_t shstroff, shoff, i;
+	Elf64_Ehdr eh = { 0 };
+	Elf64_Shdr sh[5] = { { 0 } };
+	char *name;
+	int fd = memfd_create("crafted", 0);
+
+	assert_true(fd >= 0);
+	stroff = symoff + (nsyms + 1) * sizeof(Elf64_Sym);
+	shstroff = stroff + strsz;
+	shoff = (shstroff + sizeof(shstr) + 7) & ~7UL;
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_EXEC;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_ehsize = sizeof(eh);
+	eh.e_shoff = shoff;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 5;
+	eh.e_shstrndx = 4;
+	sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_NOBITS, .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+			      .sh_addr = 0x400000, .sh_size = nsyms * 16 };
+	sh[2] = (Elf64_Shdr){ .sh_name = 7, .sh_type = SHT_SYMTAB, .sh_offset = symoff,
+			      .sh_size = (nsyms + 1) * sizeof(Elf64_Sym), .sh_link = 3, .sh_info = 1,
+			      .sh_entsize = sizeof(Elf64_Sym), .sh_addralign = 8 };
+	sh[3] = (Elf64_Shdr){ .sh_name = 15, .sh_type = SHT_STRTAB, .sh_offset = stroff, .sh_size = strsz };
+	sh[4] = (Elf64_Shdr){ .sh_name = 23, .sh_type = SHT_STRTAB, .sh_offset = shstroff,
+			      .sh_size = sizeof(shstr) };
+	assert_int_equal(pwrite(fd, &eh, sizeof(eh), 0), sizeof(eh));
+	for (i = 0; i < nsyms; i++) {
+		Elf64_Sym sym = { .st_name = 1 + (distinct ? i * (name_len + 1) : 0), .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+				  .st_shndx = 1, .st_value = 0x400000 + i * 16, .st_size = 16 };
+
+		assert_int_equal(pwrite(fd, &sym, sizeof(sym), symoff + (i + 1) * sizeof(sym)),
+				 sizeof(sym));
+	}
+	name = calloc(1, strsz);
+	for (i = 0; i < (distinct ? nsyms : 1); i++) {
+		char *n = name + 1 + i * (name_len + 1);
+
+		memset(n, 'A', name_len);
+		if (distinct)
+			snprintf(n + name_len - 8, 9, "%08u", (unsigned int)(i % 100000000));
+	}
+	assert_int_equal(pwrite(fd, name, strsz, stroff), (ssize_t)strsz);
+	free(name);
+	assert_int_equal(pwrite(fd, shstr, sizeof(shstr), shstroff), sizeof(shstr));
+	assert_int_equal(pwrite(fd, sh, sizeof(sh), shoff), sizeof(sh));
+	return fd;
+}
+
+/* 200,000 symbols sharing one 1,000-byte name: names are interned. */
+static void test_many_symbols_one_name(void **state)
+{
+	struct elf_syms *e;
+	__u64 off;
+	const char *n;
+	int fd = crafted_elf(200000, 1000, false);
+
+	(void)state;
+	e = elf_syms__load_fd(fd);
+	close(fd);
+	assert_non_null(e);
+	assert_int_equal(e->nr, 200000);
+	n = elf_syms__find(e, 0x400000 + 1234 * 16 + 3, &off);
+	assert_non_null(n);
+	assert_int_equal(strlen(n), 1000);
+	assert_int_equal(off, 3);
+	/* 24 bytes a symbol and one copy of the name, not 200 MB */
+	assert_true(e->bytes < 8u << 20);
+	assert_false(e->truncated);
+	elf_syms__free(e);
+
+	/* under a smaller budget: what fits, never more */
+	fd = crafted_elf(200000, 1000, false);
+	e = elf_syms__load_fd_max(fd, 1u << 20);
+	close(fd);
+	assert_non_null(e);
+	assert_true(e->truncated);
+	assert_true(e->nr > 10000);
+	assert_true(e->bytes <= 1u << 20);
+	elf_syms__free(e);
+
+	/* a merge into a table that already holds many names */
+	struct elf_syms *dst, *src;
+
+	fd = crafted_elf(3000, 16, true);
+	dst = elf_syms__load_fd(fd);
+	close(fd);
+	fd = crafted_elf(10, 1000, false);
+	src = elf_syms__load_fd(fd);
+	close(fd);
+	assert_non_null(dst);
+	assert_non_null(src);
+	assert_int_equal(dst->nr, 3000);
+	assert_int_equal(elf_syms__merge(dst, src), 0);
+	assert_int_equal(dst->nr, 3000);	/* same addresses: one symbol each */
+	n = elf_syms__find(dst, 0x400000 + 2999 * 16, &off);
+	assert_non_null(n);
+	assert_string_equal(n, "AAAAAAAA00002999");
+	elf_syms__free(src);
+	elf_syms__free(dst);
+}
+
 static char *kallsyms_file(const char *text)
 {
 	static char path[256];
@@ -461,7 +613,8 @@ static void test_folded_and_multiline(void **state)
 		"ffffffff81000100 T bpf_trace_run4\n"
 		"ffffffff81000200 t __bpf_trace_sched_switch\n"
 		"ffffffff81000300 T __schedule\n"
-		"ffffffff81000400 T do_nanosleep\n"));
+		"ffffffff81000400 T do_nanosleep\n"
+		"ffffffff81000500 T evil;\x1b[2J\xff\n"));
 	p.usyms = u;
 	snprintf(prog, sizeof(prog), "%s/pie", dir);
 	child_start(&c, prog);
@@ -479,7 +632,7 @@ static void test_folded_and_multiline(void **state)
 	stacks__print(&p, cap.f, "kthread", c.pid, c.pid, &k, &none, 7);
 	stacks__print(&p, cap.f, "wl", c.pid, c.pid, NULL, &us, 8);
 	assert_string_equal(capture_text(&cap),
-		"a:b;pie_fn;lib_fn;do_nanosleep;__schedule 1234\n"
+		"a\\x3bb;pie_fn;lib_fn;do_nanosleep;__schedule 1234\n"
 		"wl;pie_fn;lib_fn;-;do_nanosleep_[k];__schedule_[k] 5\n"
 		"wl;[missed user stack];[missed kernel stack] 6\n"
 		"kthread;do_nanosleep_[k];__schedule_[k] 7\n"
@@ -499,6 +652,21 @@ static void test_folded_and_multiline(void **state)
 		 "    -                wl (%d)\n        9\n\n", c.pid + 1, c.pid);
 	assert_string_equal(capture_text(&cap), expect);
 	capture_close(&cap);
+
+	/* untrusted comm and frame names: escaped, a line stays a line */
+	struct stack evil = { (const __u64[]){ 0xffffffff81000510 }, 1, false };
+
+	capture_open(&cap);
+	p.folded = true;
+	p.kernel_suffix = false;
+	stacks__print(&p, cap.f, "x\n;y", c.pid, c.pid, &evil, NULL, 3);
+	p.folded = false;
+	stacks__print(&p, cap.f, "x\n;y", c.pid, c.pid, &evil, NULL, 3);
+	snprintf(expect, sizeof(expect),
+		 "x\\n\\x3by;evil\\x3b\\x1b[2J\\xff 3\n"
+		 "    evil;\\x1b[2J\\xff\n    -                x\\n;y (%d)\n        3\n\n", c.pid);
+	assert_string_equal(capture_text(&cap), expect);
+	capture_close(&cap);
 	child_end(&c);
 	ksyms__free(p.ksyms);
 	usyms__free(u);
@@ -516,6 +684,8 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_folded_and_multiline),
+		cmocka_unit_test(test_same_build_id_not_shared),
+		cmocka_unit_test(test_many_symbols_one_name),
 	};
 
 	msg__init("test");
