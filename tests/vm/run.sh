@@ -80,7 +80,6 @@ done
 vfsd=$!
 for _ in $(seq 50); do [ -S "$work/vfs.sock" ] && break; sleep 0.1; done
 
-: >"$out"
 cmdline="console=ttyS0 panic=-1 quiet bpflite.run=$PWD/tests/vm/guest.sh bpflite.src=$PWD"
 cmdline="$cmdline bpflite.kmods=$kdir/lib/modules"
 cmdline="$cmdline bpflite.file_timeout=${BPFLITE_TEST_FILE_TIMEOUT:-900}"
@@ -92,8 +91,10 @@ timeout -k 10 "$limit" qemu-system-x86_64 -accel tcg -cpu "${BPFLITE_VM_CPU:-qem
 	-nographic -no-reboot -monitor none \
 	-object "memory-backend-memfd,id=mem,size=${mem}M,share=on" -numa node,memdev=mem \
 	-chardev "socket,id=vfs,path=$work/vfs.sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
-	-serial "file:$work/console.log" -serial "file:$out" </dev/null >"$work/qemu.log" 2>&1
+	-serial "file:$work/console.log" -serial "file:$work/results" </dev/null >"$work/qemu.log" 2>&1
 rc=$?
+# the guest's tty turns each newline into CR LF
+tr -d '\r' <"$work/results" >"$out"
 if ! grep -q '^# vm done' "$out"; then
 	say "the guest did not finish (qemu exit $rc); its console ends:"
 	tail -20 "$work/console.log" | sed 's/^/  /' >&2
