@@ -151,6 +151,18 @@ static __always_inline int read_args(struct pt_regs *regs, bool ia32, __u64 *arg
 	return 0;
 }
 
+/*
+ * Clamp a copy's length to max on the register the helper call then
+ * uses: a C bound check on a 32-bit copy of the value (or a compiler
+ * that reuses another register holding it) leaves the call's register
+ * unbounded for the verifier ("invalid access to memory").
+ */
+#define __clamp_str(x) #x
+_Static_assert(STRACE_STR_MAX == 256 && STRACE_CAP_TINY == 32, "clamp_len() literals");
+#define clamp_len(n, max)						\
+	asm volatile("if %[v] <= " __clamp_str(max) " goto +1;"	\
+		     "%[v] = " __clamp_str(max) : [v] "+r"(n))
+
 static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
@@ -161,13 +173,9 @@ static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, __u64 count)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
-	__u32 n = count < cfg_strsize ? count : cfg_strsize;
+	__u64 n = count < cfg_strsize ? count : cfg_strsize;
 
-	if (n > STRACE_STR_MAX)
-		n = STRACE_STR_MAX;
-	barrier_var(n);
-	if (n > STRACE_STR_MAX)
-		return;
+	clamp_len(n, 256);
 	e->cap_len[k & 1] = bpf_probe_read_user(dst, n, (void *)ptr) ? -14 : (int)n;
 }
 
@@ -309,9 +317,10 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
-	__u32 tid = (__u32)id_tgid, slot, ai, n;
+	__u32 tid = (__u32)id_tgid, slot, ai;
 	struct strace_task *t;
 	struct strace_exit *e;
+	__u64 n;
 	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
@@ -355,7 +364,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	else
 		big = outbuf && (ret > 0 || retry);
 	/* a short output (a 1-byte read) goes in a short record */
-	n = (__u64)ret < cfg_strsize ? (__u32)ret : cfg_strsize;
+	n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
 	tiny = big && !retry && n <= STRACE_CAP_TINY;
 	if (tiny)
 		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL + STRACE_CAP_TINY, 0);
@@ -388,21 +397,15 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	e->cap_arg = 0xff;
 	e->cap_str = 0;
 	if (tiny) {
-		if (n > STRACE_CAP_TINY)
-			n = STRACE_CAP_TINY;
-		barrier_var(n);
-		if (n <= STRACE_CAP_TINY)
-			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		clamp_len(n, 32);	/* STRACE_CAP_TINY */
+		e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
 	} else if (big && retry) {
 		e->cap_arg = t->retry_arg;
 		e->cap_str = 1;
 		e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
 	} else if (big) {
-		if (n > STRACE_STR_MAX)
-			n = STRACE_STR_MAX;
-		barrier_var(n);
-		if (n <= STRACE_STR_MAX)
-			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		clamp_len(n, 256);	/* STRACE_STR_MAX */
+		e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
 	}
 	submit(e, tiny ? STRACE_EXIT_SMALL + STRACE_CAP_TINY : big ? sizeof(*e) : STRACE_EXIT_SMALL);
 	return 0;
