@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include "syscalls.h"
+#include "sysargs.h"
 #include "sysdecode.h"
 
 #define F SC_FILE
@@ -257,7 +258,7 @@ static const struct sysdecode_info table[] = {
 	{ "fallocate", D, "dill", 'd' },
 	{ "timerfd_settime", D, "dxxx", 'd' },
 	{ "timerfd_gettime", D, "dx", 'd' },
-	{ "accept4", N, "dxxt", 'f' },
+	{ "accept4", N, "dxxK", 'f' },
 	{ "signalfd4", D | S, "dxux", 'f' },
 	{ "eventfd2", D, "ux", 'f' },
 	{ "epoll_create1", D, "x", 'f' },
@@ -284,10 +285,10 @@ static const struct sysdecode_info table[] = {
 	{ "getrandom", 0, "rux", 'd' },
 	{ "memfd_create", D, "sx", 'f' },
 	{ "execveat", F | D | P, "DpvvA", 'd' },
-	{ "membarrier", 0, "ix", 'd' },
+	{ "membarrier", 0, "ixi", 'd' },
 	{ "copy_file_range", D, "dxdxux", 'd' },
-	{ "preadv2", D, "dxulxx", 'd' },
-	{ "pwritev2", D, "dxulxx", 'd' },
+	{ "preadv2", D, "dxulx", 'd' },
+	{ "pwritev2", D, "dxulx", 'd' },
 	{ "pkey_mprotect", M, "xuPi", 'd' },
 	{ "statx", F | D, "DpAxx", 'd' },
 	{ "io_uring_setup", D, "ux", 'f' },
@@ -310,6 +311,9 @@ static const struct sysdecode_info table[] = {
 	{ "mount_setattr", F | D, "DpAxu", 'd' },
 	{ "memfd_secret", D | M, "x", 'f' },
 	{ "process_mrelease", D, "dx", 'd' },
+	{ "set_robust_list", 0, "xu", 'd' },
+	{ "get_robust_list", 0, "ixx", 'd' },
+	{ "rseq", 0, "xxix", 'd' },
 };
 
 #undef F
@@ -326,12 +330,77 @@ const struct sysdecode_info *sysdecode__table(size_t *n)
 	return table;
 }
 
+/* The kind of an argument without a row, from its "type name". */
+static char kind_of(const char *decl)
+{
+	const char *name = strrchr(decl, ' ');
+
+	name = name ? name + 1 : decl;
+	if (*name == '*')
+		name++;
+	if (strchr(decl, '*')) {
+		if (!strncmp(decl, "const char *", 12) &&
+		    (strstr(name, "name") || strstr(name, "path") || !strcmp(name, "dir")))
+			return 'p';
+		return 'x';
+	}
+	if (!strcmp(name, "fd") || !strcmp(name, "ufd") || !strcmp(name, "epfd") ||
+	    !strcmp(name, "oldfd") || !strcmp(name, "newfd") || !strcmp(name, "pidfd"))
+		return 'd';
+	if (!strcmp(name, "dfd") || !strcmp(name, "olddfd") || !strcmp(name, "newdfd"))
+		return 'D';
+	if (strstr(name, "flags"))
+		return 'x';
+	if (!strncmp(decl, "umode_t", 7))
+		return 'm';
+	if (!strncmp(decl, "unsigned", 8) || !strncmp(decl, "size_t", 6) || !strncmp(decl, "u32", 3) ||
+	    !strncmp(decl, "u64", 3))
+		return 'u';
+	if (!strncmp(decl, "long", 4) || !strncmp(decl, "loff_t", 6) || !strncmp(decl, "off_t", 5))
+		return 'l';
+	return 'i';
+}
+
+/*
+ * A call without a row still shows its true number of arguments, from the
+ * kernel's metadata, with kinds guessed from their types and names.
+ */
+static const struct sysdecode_info *synthesize(const char *name)
+{
+	static struct { struct sysdecode_info in; char args[7]; } *rows;
+	static int nrows;
+	const struct sysargs *a = sysargs__find(name), *all;
+	int i, n;
+
+	if (!a)
+		return NULL;
+	all = sysargs__table(&n);
+	if (!rows && !(rows = calloc(n, sizeof(*rows))))
+		return NULL;
+	nrows = n;
+	i = a - all;
+	if (i < 0 || i >= nrows)
+		return NULL;
+	if (!rows[i].in.name) {
+		int k = 0;
+
+		for (int j = 0; j < a->n && j < 6; j++)
+			if (!strstr(a->args[j], " pos_h"))
+				rows[i].args[k++] = kind_of(a->args[j]);
+		rows[i].args[k] = 0;
+		rows[i].in.args = rows[i].args;
+		rows[i].in.ret = 'd';
+		rows[i].in.name = a->name;
+	}
+	return &rows[i].in;
+}
+
 const struct sysdecode_info *sysdecode__find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (!strcmp(table[i].name, name))
 			return &table[i];
-	return NULL;
+	return synthesize(name);
 }
 
 unsigned int sysdecode__class(const char *name)
@@ -660,6 +729,9 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	case 'k':
 		value(b, families, (int)v);
+		break;
+	case 'K':	/* accept4's flags: SOCK_* bits alone */
+		bits(b, sock_flags, v, "0");
 		break;
 	case 't': {
 		unsigned long long rest = v & ~0xfULL;

@@ -34,6 +34,7 @@ enum {
  *   P PROT_*        M MAP_*              c CLONE_* (+ signal) g signal
  *   W wait options  k address family    t socket type       f fcntl command
  *   h sigprocmask how                    e lseek whence     v string array (pointer)
+ *   K SOCK_* flags alone (accept4)
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */

@@ -11,6 +11,7 @@
 #include "unit.h"
 #include "syscalls.h"
 #include "sysdecode.h"
+#include "sysargs.h"
 #include "syscall_table.h"
 
 static void test_table_matches_headers(void **state)
@@ -185,6 +186,72 @@ static void test_suggest(void **state)
 	assert_int_equal(n, 0);
 }
 
+/*
+ * The generated argument table (the kernel's syscall metadata) against the
+ * UAPI headers, and the decoder rows against it: no count typed by hand.
+ */
+static void test_arg_counts(void **state)
+{
+	/* UAPI calls this kernel has no metadata for: not built (modules,
+	 * kexec), not implemented on x86_64, or never taken */
+	static const char *const none[] = {
+		"_sysctl", "afs_syscall", "create_module", "delete_module", "epoll_ctl_old",
+		"epoll_wait_old", "finit_module", "get_kernel_syms", "get_thread_area",
+		"getpmsg", "init_module", "kexec_file_load", "kexec_load", "lookup_dcookie",
+		"nfsservctl", "putpmsg", "query_module", "security", "set_thread_area",
+		"tuxcall", "uselib", "vserver",
+	};
+	size_t nt;
+	const struct sysdecode_info *t = sysdecode__table(&nt);
+	int n, missing = 0;
+
+	(void)state;
+	sysargs__table(&n);
+	assert_true(n > 300);
+#define X(name) do {							\
+		bool listed = false;					\
+		for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)	\
+			listed |= !strcmp(none[i], #name);		\
+		if (!sysargs__find(#name) && !listed) {			\
+			print_message("no metadata: %s\n", #name);	\
+			missing++;					\
+		}							\
+		if (sysargs__find(#name) && listed)			\
+			fail_msg("%s has metadata now: unlist it", #name); \
+	} while (0);
+	SYSCALLS_X86_64_EACH(X)
+#undef X
+	assert_int_equal(missing, 0);
+	/* counts known from the UAPI prototypes (man 2) */
+	assert_int_equal(sysargs__find("set_robust_list")->n, 2);
+	assert_int_equal(sysargs__find("rseq")->n, 4);
+	assert_int_equal(sysargs__find("accept4")->n, 4);
+	assert_int_equal(sysargs__find("read")->n, 3);
+	assert_int_equal(sysargs__find("mmap")->n, 6);
+	assert_int_equal(sysargs__find("clone")->n, 5);
+	assert_int_equal(sysargs__find("exit_group")->n, 1);
+	assert_int_equal(sysargs__find("getppid")->n, 0);
+	assert_int_equal(sysargs__find("stat")->n, 2);		/* the kernel's newstat */
+	assert_int_equal(sysargs__shown(sysargs__find("preadv")), 4);	/* pos_l, pos_h: one */
+	assert_string_equal(sysargs__find("rseq")->args[3], "u32 sig");
+	/* every decoder row shows the kernel's number of arguments */
+	for (size_t i = 0; i < nt; i++) {
+		const struct sysargs *a = sysargs__find(t[i].name);
+
+		if (!a)
+			continue;	/* the ones listed above */
+		if ((int)strlen(t[i].args) != sysargs__shown(a))
+			fail_msg("%s: %zu arguments in the decoder, %d in the kernel",
+				 t[i].name, strlen(t[i].args), sysargs__shown(a));
+	}
+	/* calls without a row: the metadata's count, kinds from the types */
+	assert_string_equal(sysdecode__find("set_robust_list")->args, "xu");
+	assert_string_equal(sysdecode__find("rseq")->args, "xxix");
+	assert_string_equal(sysdecode__find("cachestat")->args, "dxxx");
+	assert_string_equal(sysdecode__find("fchmodat2")->args, "Dpmx");
+	assert_null(sysdecode__find("no_such_call"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_quote_and_args),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_arg_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
