@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdio_ext.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include "tool.h"
@@ -323,7 +325,27 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 /* ---- output ------------------------------------------------------------- */
 
+/*
+ * The trace goes to stderr (line-buffered) or to -o FILE, as strace's; JSON
+ * to stdout unless -o. Every line reaches the file in one write(2), so
+ * it never splices with what the traced program writes there.
+ */
 static FILE *out;
+#define OUT_BUF 65536
+
+static void emit(const char *p, size_t n)
+{
+	/* a full buffer flushes what it holds: never half a line */
+	if (__fpending(out) + n > OUT_BUF)
+		fflush(out);
+	fwrite(p, 1, n, out);
+}
+
+static void emit_line(struct sbuf *b)
+{
+	sbuf__putn(b, "\n", 1);
+	emit(b->p, b->len);
+}
 static struct strace_bpf *skel;
 static long long mono_to_real_ns;
 static __u64 last_ts;
@@ -627,6 +649,13 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			cap.len = x->cap_len;
 			cap.more = x->ret > x->cap_len;
 		}
+		if (!cfg.strsize && e->args[i] &&
+		    ((kind == 'w' && i < 5 && e->args[i + 1]) || (kind == 'r' && x && x->ret > 0))) {
+			/* -s 0: nothing copied, and strace shows ""... */
+			sbuf__reset(&args[i]);
+			sbuf__printf(&args[i], "\"\"...");
+			continue;
+		}
 		if ((kind == 'r' || kind == 'R') && !cap.valid) {
 			/* nothing was read (error or 0 bytes): the address */
 			kind = 'x';
@@ -744,8 +773,7 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 			sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
 		}
 	}
-	sbuf__putn(&line, "\n", 1);
-	fwrite(line.p, 1, line.len, out);
+	emit_line(&line);
 }
 
 static bool status_wanted(long long ret)
@@ -819,7 +847,7 @@ static void on_exit_event(const struct strace_exit *x)
 	prefix(&line, x->h.tid, x->h.ts);
 	sbuf__printf(&line, "<... %s resumed>)", slot_name(name, sizeof(name), x->h.slot));
 	sysdecode__ret(&line, &(struct sysdecode_opts){ .strsize = cfg.strsize }, 'd', x->ret);
-	fprintf(out, "%s\n", line.p);
+	emit_line(&line);
 }
 
 /* A whole call in one event (nothing was copied at its entry). */
@@ -885,7 +913,7 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 	} else {
 		sbuf__printf(&line, "+++ exited with %d +++", (code >> 8) & 0xff);
 	}
-	fprintf(out, "%s\n", line.p);
+	emit_line(&line);
 }
 
 /* strace's si_code names: generic ones, and SIGCHLD's own. */
@@ -944,8 +972,8 @@ static void on_signal(const struct strace_signal *x)
 		sbuf__printf(&line, ", si_pid=%d, si_uid=%u", x->pid, x->uid);
 	if (x->signo == SIGCHLD && x->code > 0)
 		sbuf__printf(&line, ", si_status=%d", x->status);
-	sbuf__printf(&line, "} ---\n");
-	fputs(line.p, out);
+	sbuf__printf(&line, "} ---");
+	emit_line(&line);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -1213,6 +1241,43 @@ static int set_groups(const char *name, gid_t gid)
 	return setgroups(n, groups);
 }
 
+/*
+ * The command's file, found in PATH before it starts, as strace does: its
+ * trace begins at the one execve of that file.
+ */
+static char cmd_path[PATH_MAX];
+
+static int resolve_cmd(void)
+{
+	const char *name = cfg.cmd[0], *path = getenv("PATH");
+	struct stat st;
+	int err = ENOENT;
+
+	if (strchr(name, '/')) {
+		if (snprintf(cmd_path, sizeof(cmd_path), "%s", name) >= (int)sizeof(cmd_path))
+			return errno = ENAMETOOLONG, -1;
+		return stat(cmd_path, &st) ? -1 : 0;
+	}
+	if (!path)
+		path = "/bin:/usr/bin";
+	while (*path) {
+		const char *end = strchrnul(path, ':');
+		int len = end - path;
+
+		/* an empty entry is the current directory */
+		if (snprintf(cmd_path, sizeof(cmd_path), "%.*s%s%s", len, path, len ? "/" : "",
+			     name) < (int)sizeof(cmd_path) &&
+		    !stat(cmd_path, &st) && S_ISREG(st.st_mode)) {
+			if (!access(cmd_path, X_OK))
+				return 0;
+			err = EACCES;
+		}
+		path = *end ? end + 1 : end;
+	}
+	errno = err;
+	return -1;
+}
+
 static int start_child(void)
 {
 	uid_t uid = 0;
@@ -1242,7 +1307,9 @@ static int start_child(void)
 			if (set_groups(uname, gid) || setgid(gid) || setuid(uid))
 				goto fail;
 		}
-		execvp(cfg.cmd[0], cfg.cmd);
+		signal(SIGHUP, SIG_DFL);
+		/* the path resolve_cmd() found: no PATH search to trace */
+		execv(cmd_path, cfg.cmd);
 fail:
 		e = errno;
 		if (write(err_pipe[1], &e, sizeof(e)) < 0)
@@ -1252,6 +1319,45 @@ fail:
 	close(go_pipe[0]);
 	close(err_pipe[1]);
 	return 0;
+}
+
+/*
+ * SIGINT, SIGTERM, SIGHUP: stop, and pass the signal on to a command we
+ * started (strace kills the tracees it started).
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+	loop_exiting = 1;
+}
+
+static void stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void stop_child(int sig)
+{
+	long long end = loop__now_ms() + 1000;
+
+	if (child <= 0 || child_status >= 0)
+		return;
+	kill(child, sig);
+	/* its "+++ killed by" line; a command that ignores sig is left be */
+	while (loop__now_ms() < end) {
+		if (waitpid(child, &child_status, WNOHANG) == child)
+			break;
+		child_status = -1;
+		ring_buffer__consume(rb);
+		usleep(10000);
+	}
+	ring_buffer__consume(rb);
 }
 
 /* Release the child; 0 when its exec went through. */
@@ -1400,13 +1506,22 @@ int main(int argc, char **argv)
 	unsetenv("POSIXLY_CORRECT");
 
 	slot_infos_init();
-	out = stdout;
+	if (cfg.cmd && resolve_cmd()) {
+		msg__fail(-errno, "run '%s'", cfg.cmd[0]);
+		return EXIT_FAIL;
+	}
 	if (cfg.output) {
 		out = fopen(cfg.output, "we");	/* close-on-exec: not the command's */
 		if (!out) {
 			msg__fail(-errno, "open output file '%s'", cfg.output);
 			return EXIT_FAIL;
 		}
+		setvbuf(out, NULL, _IOFBF, OUT_BUF);
+	} else if (env.json) {
+		out = stdout;
+	} else {
+		out = stderr;
+		setvbuf(out, NULL, _IOLBF, OUT_BUF);
 	}
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mt);
@@ -1434,6 +1549,7 @@ int main(int argc, char **argv)
 	}
 
 	loop__signals();
+	stop_signals();
 	if (cfg.cmd) {
 		err = start_child();
 		if (err) {
@@ -1449,13 +1565,17 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	tool__tracing("system calls");
+	/* strace says nothing before a command's trace, nor into a file */
+	if (!cfg.cmd && !cfg.output)
+		tool__tracing("system calls");
 	if (cfg.cmd) {
 		err = release_child();
 		if (err)
 			goto out;
 	}
 	err = loop__ringbuf(rb, 0, 50, targets_gone, tick, NULL);
+	if (stop_signal)
+		stop_child(stop_signal);
 	/* a last look: events of the final exits */
 	ring_buffer__consume(rb);
 	fflush(out);
@@ -1474,7 +1594,7 @@ int main(int argc, char **argv)
 		json__end(&j);
 	}
 	if (child > 0) {
-		if (child_status < 0 && !loop_exiting)
+		if (child_status < 0 && !stop_signal)
 			waitpid(child, &child_status, 0);
 		if (child_status >= 0)
 			rc = WIFEXITED(child_status) ? WEXITSTATUS(child_status) :

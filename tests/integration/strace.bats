@@ -4,6 +4,7 @@
 # of system calls (tests/workloads/sysload.c).
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	require_root
@@ -228,8 +229,9 @@ strace_progs() {
 	stop_tool INT
 	kill "$p"; wait "$p" || true
 	[ "$TOOL_RC" = 0 ]
-	cat "$TOOL_OUT"
-	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +1000 +getppid$' "$TOOL_OUT"
+	# the summary goes where strace puts it: stderr
+	cat "$TOOL_ERR"
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +1000 +getppid$' "$TOOL_ERR"
 	# its programs are gone (freed after an RCU grace period)
 	for _ in $(seq 50); do
 		left=$(bpftool prog show -j 2>/dev/null | jq -r '.[].id' | grep -Fxf <(echo "$mine") || true)
@@ -336,4 +338,104 @@ strace_progs() {
 	expect_fail 2 "invalid -e status" "$BIN/strace-lite" -e status=maybe true
 	expect_fail 2 "unrecognized option|invalid option" "$BIN/strace-lite" --bogus true
 	expect_fail 2 "cannot be combined" "$BIN/strace-lite" -p 1 true
+}
+
+# sw_lines FILE: cat's read and write of the test's file (310 or 20 bytes), strace's column aside
+sw_lines() { grep -E '^(read\([0-9]+|write\(1), .* += (310|20)$' "$1" | sed -E 's/ +=/ =/'; }
+
+@test "strace: every -s up to the maximum loads and cuts strings as strace does" {
+	command -v strace >/dev/null || skip "no strace"
+	local big=$BATS_TEST_TMPDIR/big small=$BATS_TEST_TMPDIR/small a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	python3 -c "import string,sys; sys.stdout.write((string.ascii_letters + string.digits) * 5)" >"$big"
+	printf 'abcdefghijklmnopqrst' >"$small"
+	for s in 0 1 5 20 31 32 33 34 40 64 100 255 256; do
+		for f in "$big" "$small"; do
+			strace -s "$s" -e trace=read,write -o "$a" cat "$f" >/dev/null
+			run "$BIN/strace-lite" -s "$s" -e trace=read,write -o "$b" cat "$f"
+			[ "$status" = 0 ] || { echo "-s $s: $output"; false; }
+			sw_lines "$a" >"$a.l"
+			sw_lines "$b" >"$b.l"
+			[ "$(wc -l <"$a.l")" = 2 ]
+			diff "$a.l" "$b.l" || { echo "-s $s $f"; false; }
+		done
+	done
+	# above the maximum: served up to it, with a warning
+	run "$BIN/strace-lite" -s 1024 -e trace=write -o "$b" cat "$big"
+	[ "$status" = 0 ]
+	grep -q 'warning: -s 1024: strings and buffers are copied up to 256 bytes' <<<"$output"
+}
+
+@test "strace: the trace goes to stderr, one whole line per write, never spliced with the program's output" {
+	local t=$BATS_TEST_TMPDIR/t.txt w=$BATS_TEST_TMPDIR/w.txt
+	# the program's stdout and the trace share one pipe: every line is whole
+	"$BIN/strace-lite" -e trace=write sh -c 'for i in $(seq 300); do echo line$i; done' 2>&1 | cat >"$t"
+	[ "$(grep -c '^line[0-9]*$' "$t")" = 300 ]
+	[ "$(grep -Ec '^write\(1, "line[0-9]+\\n", [0-9]+\) += [0-9]+$' "$t")" = 300 ]
+	# and nothing else but the signal of seq's end and the exit
+	[ "$(grep -Evc '^(line[0-9]+|write\(1, "line[0-9]+\\n", [0-9]+\) += [0-9]+|--- SIGCHLD \{.*\} ---|\+\+\+ exited with 0 \+\+\+)$' "$t")" = 0 ]
+	# 2>FILE captures the trace, stdout keeps only the program's
+	run --separate-stderr "$BIN/strace-lite" -e trace=write echo hi
+	[ "$output" = hi ]
+	grep -Eq '^write\(1, "hi\\n", 3\) += 3$' <<<"$stderr"
+	# each write(2) of the tool is exactly one line
+	command -v strace >/dev/null || skip "no strace"
+	strace -s 1000 -e trace=write -e signal=none -o "$w" "$BIN/strace-lite" -e trace=getppid "$SL" -n 500 -r 0 -w 0 -F 0 2>/dev/null >/dev/null
+	[ "$(grep -c '^write(2, "getppid() ' "$w")" = 500 ]
+	[ "$(grep '^write(2, ' "$w" | grep -vc '^write(2, "[^"]*\\n", [0-9]*) *= [0-9]*$')" = 0 ]
+}
+
+@test "strace: the command is found in PATH before tracing starts: one execve" {
+	local t=$BATS_TEST_TMPDIR/t.txt
+	run env PATH="/nonexistent/a:/nonexistent/b:/usr/local/bin:/usr/bin:/bin" \
+		"$BIN/strace-lite" -e trace=execve -o "$t" ls /
+	[ "$status" = 0 ]
+	cat "$t"
+	[ "$(grep -c '^execve(' "$t")" = 1 ]
+	grep -Eq '^execve\("/usr/bin/ls", \["ls", "/"\], ' "$t"
+	OUT=$BATS_TEST_TMPDIR/c.json
+	summary_run true
+	[ "$(count execve)" = 1 ]
+	[ "$(count execve errors)" = 0 ]
+	expect_fail 1 "failed to run 'no-such-cmd-xyz': No such file or directory" "$BIN/strace-lite" no-such-cmd-xyz
+}
+
+@test "strace: no banner when running a command or writing to -o" {
+	run --separate-stderr "$BIN/strace-lite" -e trace=none true
+	[ "$status" = 0 ]
+	[ "$stderr" = "+++ exited with 0 +++" ]
+	run --separate-stderr "$BIN/strace-lite" -o "$BATS_TEST_TMPDIR/t.txt" true
+	[ "$status" = 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "strace: SIGINT or SIGTERM to the tool kills the command it started" {
+	local t=$BATS_TEST_TMPDIR/t.txt sig p child rc
+	for sig in INT TERM; do
+		: >"$t"
+		"$BIN/strace-lite" -o "$t" sleep 60 &
+		p=$!
+		for _ in $(seq 100); do grep -q '^clock_nanosleep' "$t" 2>/dev/null && break; sleep 0.05; done
+		child=$(pgrep -P "$p" -x sleep)
+		[ -n "$child" ]
+		kill -"$sig" "$p"
+		rc=0
+		wait "$p" || rc=$?
+		[ "$rc" = $((128 + $(kill -l "$sig"))) ]
+		run kill -0 "$child"
+		[ "$status" != 0 ]
+		[ "$(tail -1 "$t")" = "+++ killed by SIG$sig +++" ]
+	done
+}
+
+@test "strace: argument counts from the kernel's metadata: set_robust_list, rseq, accept4" {
+	local t=$BATS_TEST_TMPDIR/t.txt
+	run "$BIN/strace-lite" -e trace=set_robust_list,rseq,accept4 -o "$t" python3 -c '
+import socket, threading
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
+	[ "$status" = 0 ]
+	cat "$t"
+	grep -Eq '^set_robust_list\(0x[0-9a-f]+, 24\) += 0$' "$t"
+	grep -Eq '^rseq\(0x[0-9a-f]+, 0x20, 0, 0x53053053\) += 0$' "$t"
+	grep -Eq '^accept4\([0-9]+, 0x[0-9a-f]+, 0x[0-9a-f]+, SOCK_CLOEXEC\) += [0-9]+$' "$t"
 }
