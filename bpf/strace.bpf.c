@@ -209,6 +209,7 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id_tgid, slot, cap, in;
+	struct task_struct *task;
 	struct strace_task *t;
 	struct strace_enter *e;
 	bool ia32, big;
@@ -223,10 +224,19 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		if (!t)
 			return 0;
 	}
+	task = bpf_get_current_task_btf();
+	if (t->start_ticks) {
+		/* -p: the first call of a thread user space added (see strace.h) */
+		if (BPF_CORE_READ(task, start_boottime) / STRACE_TICK_NS != t->start_ticks) {
+			bpf_map_delete_elem(&traced, &tid);
+			return 0;
+		}
+		t->start_ticks = 0;
+	}
 	t->slot = STRACE_SLOT_NONE;
 	if (id < 0 || id >= STRACE_NR)	/* x32 and out-of-table numbers */
 		return 0;
-	ia32 = task_in_ia32_syscall(bpf_get_current_task_btf());
+	ia32 = task_in_ia32_syscall(task);
 	slot = ia32 ? STRACE_IA32 + id : id;
 	if (t->flags & TASK_WAIT_EXEC) {
 		if (!is_exec(slot))

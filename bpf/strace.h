@@ -23,6 +23,9 @@
 
 #define STRACE_HIST_SLOTS	32
 
+/* /proc's clock ticks (USER_HZ, 100 on every arch) in ns */
+#define STRACE_TICK_NS		10000000ULL
+
 /* Capture mask per slot: see common/sysdecode.h (SYSDECODE_CAP_*). */
 #define STRACE_CAP_IN(m)	(((m) >> 8) & 7)
 #define STRACE_CAP_OUT(m)	(((m) >> 12) & 7)
@@ -43,6 +46,14 @@ enum strace_task_flags {
 
 struct strace_task {
 	__u64 enter_ns;
+	/*
+	 * -p: the thread's start time in clock ticks (USER_HZ, /proc's
+	 * starttime) when user space added it, 0 once its first call proved
+	 * it the same thread: an entry of a thread that exited before it was
+	 * added (so nothing removes it) or of a new task with its tid is
+	 * dropped.
+	 */
+	__u64 start_ticks;
 	__u64 outbuf;		/* user address of an output buffer, copied at exit */
 	__u32 slot;		/* slot of the call in progress, or STRACE_SLOT_NONE */
 	__u16 flags;

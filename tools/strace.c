@@ -1151,28 +1151,104 @@ static int trace_tid(pid_t tid, __u32 flags)
 	return bpf_map_update_elem(bpf_map__fd(skel->maps.traced), &tid, &t, BPF_ANY);
 }
 
-/* -p: every thread of the process. */
+/*
+ * A thread's start time in clock ticks (field 22 of /proc/TID/stat), 0
+ * when it is gone or a zombie. /proc/TID works for any thread.
+ */
+static unsigned long long task_start(pid_t tid)
+{
+	char path[64], buf[512], *p, state;
+	unsigned long long start;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* after the comm, which may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %*d %*d %llu", &state, &start) != 2)
+		return 0;
+	if (state == 'Z' || state == 'X')
+		return 0;
+	return start ? start : 1;	/* 1 tick apart from the first: never 0 */
+}
+
+/*
+ * -p: every thread of the process. A thread that exits between the
+ * listing and its entry in the traced set would stay there for good: its
+ * exit, the only thing that removes it, has happened. So each entry
+ * carries the start time listed; BPF checks it at the thread's first
+ * call (a new task with that tid is not traced), and prune_traced()
+ * drops the entries of threads that are gone before making one. The
+ * listing is read again until it has nothing new, for threads created
+ * meanwhile by threads not yet traced.
+ */
 static int attach_pid(pid_t pid)
 {
+	int fd = bpf_map__fd(skel->maps.traced), n = 0, fresh;
 	char path[64];
 	struct dirent *d;
 	DIR *dir;
-	int n = 0;
 
 	fd_snapshot(pid);
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return trace_tid(pid, 0);
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] < '0' || d->d_name[0] > '9')
-			continue;
-		if (trace_tid(atoi(d->d_name), 0))
-			return -errno;
-		n++;
+	for (int round = 0; round < 10; round++) {
+		fresh = 0;
+		dir = opendir(path);
+		if (!dir)
+			break;
+		while ((d = readdir(dir))) {
+			struct strace_task t = { .slot = STRACE_SLOT_NONE };
+			pid_t tid;
+
+			if (d->d_name[0] < '0' || d->d_name[0] > '9')
+				continue;
+			tid = atoi(d->d_name);
+			if (!bpf_map_lookup_elem(fd, &tid, &t))
+				continue;	/* traced already */
+			t.start_ticks = task_start(tid);
+			if (!t.start_ticks)
+				continue;
+			if (bpf_map_update_elem(fd, &tid, &t, BPF_NOEXIST) && errno != EEXIST) {
+				int err = -errno;
+
+				closedir(dir);
+				return err;
+			}
+			fresh++;
+		}
+		closedir(dir);
+		n += fresh;
+		if (!fresh)
+			break;
 	}
-	closedir(dir);
 	return n ? 0 : -ESRCH;
+}
+
+/* -p: drop the entries of listed threads that ended before their first call. */
+static void prune_traced(void)
+{
+	int fd = bpf_map__fd(skel->maps.traced);
+	__u32 key, next, *prev = NULL;
+	struct strace_task t;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		if (!bpf_map_lookup_elem(fd, &next, &t) && t.start_ticks &&
+		    task_start(next) != t.start_ticks) {
+			bpf_map_delete_elem(fd, &next);
+			continue;	/* from the same key: deleted ones are skipped */
+		}
+		key = next;
+		prev = &key;
+	}
 }
 
 /*
@@ -1392,7 +1468,7 @@ static bool targets_gone(void *ctx)
 {
 	__u32 key;
 
-	static long long last;
+	static long long last, last_prune;
 	long long now = loop__now_ms();
 
 	(void)ctx;
@@ -1407,6 +1483,10 @@ static bool targets_gone(void *ctx)
 
 		if (waitpid(child, &st, WNOHANG) == child)
 			child_status = st;
+	}
+	if (cfg.npids && now - last_prune >= 200) {
+		last_prune = now;
+		prune_traced();
 	}
 	return bpf_map_get_next_key(bpf_map__fd(skel->maps.traced), NULL, &key) != 0;
 }
