@@ -529,15 +529,13 @@ void sbuf__free(struct sbuf *b)
 	b->len = b->cap = 0;
 }
 
-void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more)
+/* strace's string_quote(): C escapes, octal for the rest and for esc's characters. */
+static void quote_bytes(struct sbuf *b, const char *s, size_t n, const char *esc)
 {
-	size_t n = len < max ? len : max;
-
-	sbuf__putn(b, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && !(esc && strchr(esc, c))) {
 			sbuf__putn(b, (const char *)&c, 1);
 			continue;
 		}
@@ -550,7 +548,7 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
 		case '\v': sbuf__printf(b, "\\v"); break;
 		case '\f': sbuf__printf(b, "\\f"); break;
 		default:
-			if (c >= 0x20 && c < 0x7f) {
+			if (c >= 0x20 && c < 0x7f && !(esc && strchr(esc, c))) {
 				sbuf__printf(b, "%c", c);
 			} else {
 				/* the short octal form unless a digit follows */
@@ -560,7 +558,22 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
 			}
 		}
 	}
+}
+
+void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more)
+{
+	size_t n = len < max ? len : max;
+
+	sbuf__putn(b, "\"", 1);
+	quote_bytes(b, s, n, NULL);
 	sbuf__printf(b, "\"%s", more || len > max ? "..." : "");
+}
+
+void sysdecode__quote_fd_path(struct sbuf *b, const char *s, size_t len)
+{
+	sbuf__putn(b, "<", 1);
+	quote_bytes(b, s, strnlen(s, len), "<>");
+	sbuf__putn(b, ">", 1);
 }
 
 struct flag {
@@ -776,15 +789,13 @@ static void fd_arg(struct sbuf *b, const struct sysdecode_opts *o, int fd)
 		return;
 	known = o->fd_path ? o->fd_path(o->tgid, fd) : NULL;
 	if (known) {
-		sbuf__printf(b, "<%s>", known);
+		sysdecode__quote_fd_path(b, known, strlen(known));
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", o->tgid, fd);
 	n = readlink(path, target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = 0;
-		sbuf__printf(b, "<%s>", target);
-	}
+	if (n > 0)
+		sysdecode__quote_fd_path(b, target, n);
 }
 
 void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
@@ -796,9 +807,15 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		fd_arg(b, o, (int)v);
 		return;
 	case 'D':
-		if ((int)v == AT_FDCWD)
+		if ((int)v == AT_FDCWD) {
 			sbuf__printf(b, "AT_FDCWD");
-		else
+			/* -y: strace adds the cwd */
+			const char *cwd = o->fd_paths && o->tgid && o->fd_path ?
+					  o->fd_path(o->tgid, AT_FDCWD) : NULL;
+
+			if (cwd)
+				sysdecode__quote_fd_path(b, cwd, strlen(cwd));
+		} else
 			fd_arg(b, o, (int)v);
 		return;
 	case 'i':

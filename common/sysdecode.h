@@ -95,6 +95,11 @@ struct sysdecode_opts {
 
 /* strace's quoting: "..." with C escapes, and "..."... when cut at max. */
 void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more);
+/*
+ * -y: "<path>" with strace's escapes (\n, \33, and '<' '>' in octal), so
+ * a file name cannot forge a line or a terminal sequence.
+ */
+void sysdecode__quote_fd_path(struct sbuf *b, const char *s, size_t len);
 /* Flags as "O_RDONLY|O_CLOEXEC" etc., by kind letter. */
 void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v);
 /*

@@ -470,10 +470,24 @@ static struct fdent **fd_find(pid_t tgid, int fd)
 	return p;
 }
 
+static void fd_remember(pid_t tgid, int fd, const char *path, size_t len);
+
 static const char *fd_known(pid_t tgid, int fd)
 {
 	struct fdent *e = *fd_find(tgid, fd);
 
+	if (!e && fd == AT_FDCWD) {
+		/* the cwd, kept from its first use until a chdir */
+		char path[64], target[PATH_MAX];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/cwd", tgid);
+		n = readlink(path, target, sizeof(target));
+		if (n <= 0)
+			return NULL;
+		fd_remember(tgid, fd, target, n);
+		e = *fd_find(tgid, fd);
+	}
 	return e ? e->path : NULL;
 }
 
@@ -555,6 +569,9 @@ static void fd_track(const struct strace_enter *e, const struct strace_exit *x, 
 		}
 	} else if (!strcmp(name, "close") && !before) {
 		fd_forget(e->h.tgid, e->args[0]);
+	} else if (!strncmp(name, "chdir", 5) || !strcmp(name, "fchdir")) {
+		if (!before)
+			fd_forget(e->h.tgid, AT_FDCWD);
 	}
 }
 
@@ -589,6 +606,7 @@ static void fd_snapshot(pid_t tgid)
 
 	if (!cfg.fd_paths)
 		return;
+	fd_known(tgid, AT_FDCWD);	/* its cwd, while it is there to read */
 	snprintf(dir, sizeof(dir), "/proc/%d/fd", tgid);
 	dp = opendir(dir);
 	while (dp && (d = readdir(dp))) {
@@ -1546,7 +1564,8 @@ static void set_rodata(void)
 		__u64 *m = (__u64 *)skel->rodata->cfg_mask;
 
 		for (size_t i = 0; i < n; i++) {
-			if (t[i].ret != 'f' && strcmp(t[i].name, "close"))
+			if (t[i].ret != 'f' && strcmp(t[i].name, "close") &&
+			    strcmp(t[i].name, "chdir") && strcmp(t[i].name, "fchdir"))
 				continue;
 			nr = syscall__nr(t[i].name, false);
 			if (nr >= 0)

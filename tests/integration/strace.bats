@@ -465,3 +465,23 @@ c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
 	echo "hung: $hung of 25"
 	[ "$hung" = 0 ]
 }
+
+@test "strace: -y paths are escaped as strace escapes them: a file name cannot forge a line" {
+	local d=$BATS_TEST_TMPDIR/y f t=$BATS_TEST_TMPDIR/t.txt s=$BATS_TEST_TMPDIR/s.txt
+	mkdir -p "$d"
+	f=$(printf '%s/a\n+++ exited with 0 +++\n\033[2Jb<c>"d\\e' "$d")
+	echo x >"$f"
+	run "$BIN/strace-lite" -y -e trace=openat,read,close -o "$t" cat "$f"
+	[ "$status" = 0 ]
+	cat -A "$t"
+	# one exit line, no raw escape byte
+	[ "$(grep -c '^+++' "$t")" = 1 ]
+	[ "$(tail -1 "$t")" = "+++ exited with 0 +++" ]
+	run grep -c $'\033' "$t"
+	[ "$output" = 0 ]
+	grep -Fq '/a\n+++ exited with 0 +++\n\33[2Jb\74c\76\"d\\e>' "$t"
+	# the very lines strace prints for that file
+	command -v strace >/dev/null || skip "no strace"
+	strace -y -e trace=openat,read,close -o "$s" cat "$f" >/dev/null
+	diff <(grep -F "$d" "$s" | sed -E 's/ +=/ =/') <(grep -F "$d" "$t" | sed -E 's/ +=/ =/')
+}

@@ -144,6 +144,10 @@ static void test_quote_and_args(void **state)
 	sysdecode__quote(&b, "hello", 5, 3, false);
 	assert_string_equal(b.p, "\"hel\"...");
 	sbuf__reset(&b);
+	/* -y paths: strace's escapes, '<' and '>' in octal, no raw control byte */
+	sysdecode__quote_fd_path(&b, "/t/a\n+++ x\033[2J<b>\"\\7", 20);
+	assert_string_equal(b.p, "</t/a\\n+++ x\\33[2J\\74b\\76\\\"\\\\7>");
+	sbuf__reset(&b);
 	/* a path is never cut by -s */
 	sysdecode__arg(&b, &o, 'p', 0x1000, &cap, 0);
 	assert_string_equal(b.p, "\"hello\"");
