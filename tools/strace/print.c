@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strace-lite: events joined into calls (an entry and its exit, or one
+ * whole-call event) and printed as strace prints them, or as JSON.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "json.h"
+#include "syscalls.h"
+#include "strace_lite.h"
+
+/* ---- output ------------------------------------------------------------- */
+
+/*
+ * The trace goes to stderr (line-buffered) or to -o FILE, as strace's; JSON
+ * to stdout unless -o. Every line reaches the file in one write(2), so
+ * it never splices with what the traced program writes there.
+ */
+FILE *trace_out;
+
+static void emit(const char *p, size_t n)
+{
+	/* a full buffer flushes what it holds: never half a line */
+	if (__fpending(trace_out) + n > OUT_BUF)
+		fflush(trace_out);
+	fwrite(p, 1, n, trace_out);
+}
+
+static void emit_line(struct sbuf *b)
+{
+	sbuf__putn(b, "\n", 1);
+	emit(b->p, b->len);
+}
+long long trace_mono_to_real_ns;
+static __u64 last_ts;
+static struct sbuf line, args[6];
+
+struct pending {
+	struct pending *next;
+	struct strace_enter e;
+	size_t size;
+};
+#define PENDING_BUCKETS 1024
+static struct pending *pending[PENDING_BUCKETS];
+
+/* Entries are recycled: a storm of calls does not go through malloc. */
+static struct pending *pending_free;
+
+static struct pending *pending_alloc(void)
+{
+	struct pending *p = pending_free;
+
+	if (p) {
+		pending_free = p->next;
+		return p;
+	}
+	return malloc(sizeof(*p));
+}
+
+static void pending_release(struct pending *p)
+{
+	p->next = pending_free;
+	pending_free = p;
+}
+
+static struct pending **pending_find(__u32 tid)
+{
+	struct pending **p = &pending[tid % PENDING_BUCKETS];
+
+	while (*p && (*p)->e.h.tid != tid)
+		p = &(*p)->next;
+	return p;
+}
+
+static bool many_tasks(void)
+{
+	return cfg.follow || cfg.npids > 1 || (cfg.user && !cfg.cmd);
+}
+
+const char *print__slot_name(char *buf, size_t len, __u32 slot)
+{
+	const char *n = slot < STRACE_IA32 ? syscall__name(slot, false) : NULL;
+
+	if (n)		/* the common case: no copy */
+		return n;
+	if (slot >= STRACE_IA32)
+		return syscall__format(buf, len, slot - STRACE_IA32, true);
+	return syscall__format(buf, len, slot, false);
+}
+
+/* The decoder row of each slot, looked up by name once. */
+static const struct sysdecode_info *slot_infos[STRACE_SLOTS];
+
+void print__init(void)
+{
+	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
+		const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
+				syscall__name(slot, false);
+
+		slot_infos[slot] = n ? sysdecode__find(n) : NULL;
+	}
+}
+
+const struct sysdecode_info *print__slot_info(__u32 slot)
+{
+	return slot < STRACE_SLOTS ? slot_infos[slot] : NULL;
+}
+
+static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
+{
+	long long real = ts + trace_mono_to_real_ns;
+	time_t sec = real / 1000000000;
+	struct tm tm;
+
+	if (many_tasks())
+		sbuf__printf(b, "[pid %d] ", tid);
+	if (cfg.tstamps >= 3) {
+		sbuf__printf(b, "%lld.%06lld ", real / 1000000000, real % 1000000000 / 1000);
+	} else if (cfg.tstamps) {
+		localtime_r(&sec, &tm);
+		sbuf__printf(b, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+		if (cfg.tstamps == 2)
+			sbuf__printf(b, ".%06lld", real % 1000000000 / 1000);
+		sbuf__printf(b, " ");
+	}
+	if (cfg.relative) {
+		__u64 d = last_ts ? ts - last_ts : 0;
+
+		sbuf__printf(b, "%6llu.%06llu ", d / 1000000000, d % 1000000000 / 1000);
+		last_ts = ts;
+	}
+}
+
+
+/* Decode the arguments of an entry into args[]; returns how many. */
+static int decode_args(const struct strace_enter *e, const struct strace_exit *x)
+{
+	const struct sysdecode_info *in = print__slot_info(e->h.slot);
+	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
+				    .tgid = e->h.tgid, .fd_path = fds__known };
+	bool ia32 = e->h.slot >= STRACE_IA32;
+	int n = in ? (int)strlen(in->args) : 6;
+
+	for (int i = 0; i < n && i < 6; i++) {
+		struct sysdecode_cap cap = { 0 };
+		char kind = in && !ia32 ? in->args[i] : 'x';
+
+		sbuf__reset(&args[i]);
+		for (int k = 0; k < STRACE_CAPS; k++) {
+			if (e->cap_arg[k] == i && e->cap_len[k]) {
+				cap.valid = true;
+				cap.data = e->cap[k];
+				cap.len = e->cap_len[k];
+				if (kind == 'p' || kind == 's') {
+					/* read_user_str counts the NUL */
+					if (cap.len > 0)
+						cap.len--;
+					cap.more = e->cap_len[k] >= STRACE_STR_MAX;
+				}
+			}
+		}
+		if ((kind == 'p' || kind == 's') && (!cap.valid || cap.len < 0) && x &&
+		    x->cap_str && x->cap_arg == i && x->cap_len > 0) {
+			/* copied again at exit */
+			cap.valid = true;
+			cap.data = x->cap;
+			cap.len = x->cap_len - 1;
+			cap.more = x->cap_len >= STRACE_STR_MAX;
+		}
+		if ((kind == 'r' || kind == 'R') && x && x->cap_len && !x->cap_str) {
+			cap.valid = true;
+			cap.data = x->cap;
+			cap.len = x->cap_len;
+			cap.more = x->ret > x->cap_len;
+		}
+		if (!cfg.strsize && e->args[i] &&
+		    ((kind == 'w' && i < 5 && e->args[i + 1]) || (kind == 'r' && x && x->ret > 0))) {
+			/* -s 0: nothing copied, and strace shows ""... */
+			sbuf__reset(&args[i]);
+			sbuf__printf(&args[i], "\"\"...");
+			continue;
+		}
+		if ((kind == 'r' || kind == 'R') && !cap.valid) {
+			/* nothing was read (error or 0 bytes): the address */
+			kind = 'x';
+			if (x && x->ret == 0)
+				kind = 'E';
+		}
+		if (kind == 'v') {
+			for (int k = 0; k < STRACE_CAPS; k++)
+				if (e->cap_arg[k] == (STRACE_ARGV_ARG | i))
+					kind = 'V', cap.data = e->cap[k], cap.len = e->cap_len[k];
+		}
+		/* open's mode only matters with O_CREAT or O_TMPFILE, strace omits it */
+		if (kind == 'm' && i > 0 && in && in->args[i - 1] == 'o' &&
+		    !(e->args[i - 1] & (O_CREAT | 020000000))) {
+			n = i;
+			break;
+		}
+		if (kind == 'V') {
+			sbuf__printf(&args[i], "[");
+			for (int a = 0; a < (cap.len & 0xff) && a < STRACE_ARGV; a++) {
+				const char *s = cap.data + a * STRACE_ARGV_LEN;
+				size_t l = strnlen(s, STRACE_ARGV_LEN);
+
+				if (a)
+					sbuf__printf(&args[i], ", ");
+				sysdecode__quote(&args[i], s, l, cfg.strsize, l >= STRACE_ARGV_LEN - 1);
+			}
+			if (cap.len & STRACE_ARGV_MORE)
+				sbuf__printf(&args[i], ", ...");
+			sbuf__printf(&args[i], "]");
+		} else if (kind == 'E')
+			sbuf__printf(&args[i], "\"\"");
+		else
+			sysdecode__arg(&args[i], &o, kind, e->args[i], cap.valid ? &cap : NULL,
+				       i < 5 ? e->args[i + 1] : 0);
+	}
+	return n;
+}
+
+static void emit_json(const struct strace_enter *e, int nargs, const struct strace_exit *x,
+		      bool unfinished, __u64 ts)
+{
+	struct json j;
+	char name[64], err[32];
+
+	json__begin(&j, trace_out);
+	json__str(&j, "type", "syscall");
+	json__fixed(&j, "timestamp", (ts + trace_mono_to_real_ns) / 1e9, 6);
+	json__uint(&j, "pid", e->h.tgid);
+	json__uint(&j, "tid", e->h.tid);
+	json__str(&j, "syscall", print__slot_name(name, sizeof(name), e->h.slot));
+	json__arr(&j, "args");
+	for (int i = 0; i < nargs; i++)
+		json__strn(&j, NULL, args[i].p ? args[i].p : "", args[i].len);
+	json__arr_end(&j);
+	if (x) {
+		json__int(&j, "ret", x->ret);
+		if (x->ret < 0 && x->ret >= -4095)
+			json__str(&j, "error", sysdecode__errname(-x->ret, err, sizeof(err)));
+		json__fixed(&j, "duration", (x->h.ts - e->h.ts) / 1e9, 6);
+	} else if (unfinished) {
+		json__bool(&j, "unfinished", true);
+	} else {
+		json__null(&j, "ret");
+	}
+	json__end(&j);
+}
+
+/* Did the user ask for this slot? (-y traces fd calls it does not show) */
+static bool shown(__u32 slot)
+{
+	return slot < STRACE_SLOTS && (cfg.mask[slot / 64] & (1ULL << (slot % 64)));
+}
+
+/* One line: the entry e, and its exit x (NULL: did not return or not yet). */
+static void print_call(const struct strace_enter *e, const struct strace_exit *x, bool unfinished)
+{
+	const struct sysdecode_info *in = print__slot_info(e->h.slot);
+	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
+				    .tgid = e->h.tgid, .fd_path = fds__known };
+	char name[64];
+	int n;
+
+	if (!shown(e->h.slot))
+		return;
+	n = decode_args(e, x);
+	if (env.json) {
+		emit_json(e, n, x, unfinished, e->h.ts);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, e->h.tid, e->h.ts);
+	const char *sname = print__slot_name(name, sizeof(name), e->h.slot);
+
+	sbuf__putn(&line, sname, strlen(sname));
+	sbuf__putn(&line, "(", 1);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sbuf__putn(&line, ", ", 2);
+		sbuf__putn(&line, args[i].p ? args[i].p : "", args[i].len);
+	}
+	if (unfinished) {
+		sbuf__printf(&line, " <unfinished ...>");
+	} else {
+		sbuf__putn(&line, ")", 1);
+		/* strace puts " = " at column 40 (its -a 40) */
+		sbuf__pad(&line, 39);
+		if (x)
+			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
+		else
+			sysdecode__ret(&line, &o, 'n', 0);
+		if (x && cfg.durations) {
+			__u64 d = x->h.ts - e->h.ts;
+
+			sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
+		}
+	}
+	emit_line(&line);
+}
+
+static bool status_wanted(long long ret)
+{
+	bool failed = ret < 0 && ret >= -4095;
+
+	return cfg.status == STATUS_ALL || (cfg.status == STATUS_FAILED) == failed;
+}
+
+static void on_enter(const struct strace_enter *e, size_t size)
+{
+	const struct sysdecode_info *in = print__slot_info(e->h.slot);
+	struct pending **pp = pending_find(e->h.tid), *p = *pp;
+
+	if (p) {	/* the previous call never returned to us */
+		if (cfg.status == STATUS_ALL)
+			print_call(&p->e, NULL, true);
+		*pp = p->next;
+		pending_release(p);
+	}
+	if (in && in->ret == 'n' && e->h.slot < STRACE_IA32) {
+		/* exit, exit_group: no return to wait for */
+		if (cfg.status == STATUS_ALL)	/* neither failed nor successful */
+			print_call(e, NULL, false);
+		return;
+	}
+	p = pending_alloc();
+	if (!p)
+		return;
+	/* copy what came: a small event has no string copies */
+	memcpy(&p->e, e, size < sizeof(p->e) ? size : sizeof(p->e));
+	if (size < sizeof(p->e))
+		p->e.cap_len[0] = p->e.cap_len[1] = 0;
+	p->next = pending[e->h.tid % PENDING_BUCKETS];
+	pending[e->h.tid % PENDING_BUCKETS] = p;
+}
+
+static void on_exit_event(const struct strace_exit *x)
+{
+	struct pending **pp = pending_find(x->h.tid), *p = *pp;
+	char name[64], err[32];
+
+	if (p && p->e.h.slot == x->h.slot) {
+		*pp = p->next;
+		fds__track(&p->e, x, true);
+		if (status_wanted(x->ret))
+			print_call(&p->e, x, false);
+		fds__track(&p->e, x, false);
+		pending_release(p);
+		return;
+	}
+	/* the entry was lost: say what we know */
+	if (!status_wanted(x->ret) || !shown(x->h.slot))
+		return;
+	if (env.json) {
+		struct json j;
+
+		json__begin(&j, trace_out);
+		json__str(&j, "type", "syscall");
+		json__uint(&j, "pid", x->h.tgid);
+		json__uint(&j, "tid", x->h.tid);
+		json__str(&j, "syscall", print__slot_name(name, sizeof(name), x->h.slot));
+		json__bool(&j, "resumed", true);
+		json__int(&j, "ret", x->ret);
+		if (x->ret < 0 && x->ret >= -4095)
+			json__str(&j, "error", sysdecode__errname(-x->ret, err, sizeof(err)));
+		json__end(&j);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, x->h.tid, x->h.ts);
+	sbuf__printf(&line, "<... %s resumed>)", print__slot_name(name, sizeof(name), x->h.slot));
+	sysdecode__ret(&line, &(struct sysdecode_opts){ .strsize = cfg.strsize }, 'd', x->ret);
+	emit_line(&line);
+}
+
+/* A whole call in one event (nothing was copied at its entry). */
+static void on_call(const struct strace_exit *x)
+{
+	struct pending **pp = pending_find(x->h.tid), *p = *pp;
+	struct strace_enter e;
+
+	if (p) {	/* an earlier call never returned to us */
+		if (cfg.status == STATUS_ALL)
+			print_call(&p->e, NULL, true);
+		*pp = p->next;
+		pending_release(p);
+	}
+	memset(&e, 0, STRACE_ENTER_SMALL);
+	e.h = x->h;
+	e.h.type = EV_ENTER;
+	e.h.ts = x->enter_ts;
+	memcpy(e.args, x->args, sizeof(e.args));
+	e.cap_arg[0] = e.cap_arg[1] = 0xff;
+	fds__track(&e, x, true);
+	if (status_wanted(x->ret))
+		print_call(&e, x, false);
+	fds__track(&e, x, false);
+}
+
+static void on_proc_exit(const struct strace_proc_exit *x)
+{
+	struct pending **pp = pending_find(x->h.tid), *p = *pp;
+	int code = x->exit_code;
+
+	if (p) {
+		if (cfg.status == STATUS_ALL)
+			print_call(&p->e, NULL, false);
+		*pp = p->next;
+		pending_release(p);
+	}
+	if (x->h.tid == x->h.tgid)
+		fds__forget_process(x->h.tgid);
+	if (env.json) {
+		struct json j;
+
+		json__begin(&j, trace_out);
+		json__str(&j, "type", "exit");
+		json__uint(&j, "pid", x->h.tgid);
+		json__uint(&j, "tid", x->h.tid);
+		if (code & 0x7f) {
+			json__str(&j, "signal", sigabbrev_np(code & 0x7f) ? sigabbrev_np(code & 0x7f) : "?");
+			json__bool(&j, "core_dumped", code & 0x80);
+		} else {
+			json__int(&j, "status", (code >> 8) & 0xff);
+		}
+		json__end(&j);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, x->h.tid, x->h.ts);
+	if (code & 0x7f) {
+		const char *s = sigabbrev_np(code & 0x7f);
+
+		sbuf__printf(&line, "+++ killed by SIG%s %s+++", s ? s : "?",
+			     code & 0x80 ? "(core dumped) " : "");
+	} else {
+		sbuf__printf(&line, "+++ exited with %d +++", (code >> 8) & 0xff);
+	}
+	emit_line(&line);
+}
+
+/* strace's si_code names: generic ones, and SIGCHLD's own. */
+static const char *si_code_name(int signo, int code, char *buf, size_t len)
+{
+	static const char *chld[] = { NULL, "CLD_EXITED", "CLD_KILLED", "CLD_DUMPED",
+				      "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED" };
+
+	switch (code) {
+	case 0: return "SI_USER";
+	case 0x80: return "SI_KERNEL";
+	case -1: return "SI_QUEUE";
+	case -2: return "SI_TIMER";
+	case -3: return "SI_MESGQ";
+	case -4: return "SI_ASYNCIO";
+	case -6: return "SI_TKILL";
+	}
+	if (signo == SIGCHLD && code > 0 && code <= 6)
+		return chld[code];
+	snprintf(buf, len, "%d", code);
+	return buf;
+}
+
+static void on_signal(const struct strace_signal *x)
+{
+	const char *abbrev = sigabbrev_np(x->signo);
+	char sig[32], code[16];
+	const char *c = si_code_name(x->signo, x->code, code, sizeof(code));
+	bool has_pid = x->code == 0 || x->code == -1 || x->code == -6 || x->signo == SIGCHLD;
+
+	if (abbrev)
+		snprintf(sig, sizeof(sig), "SIG%s", abbrev);
+	else
+		snprintf(sig, sizeof(sig), "%d", x->signo);
+	if (env.json) {
+		struct json j;
+
+		json__begin(&j, trace_out);
+		json__str(&j, "type", "signal");
+		json__fixed(&j, "timestamp", (x->h.ts + trace_mono_to_real_ns) / 1e9, 6);
+		json__uint(&j, "pid", x->h.tgid);
+		json__uint(&j, "tid", x->h.tid);
+		json__str(&j, "signal", sig);
+		json__str(&j, "si_code", c);
+		if (has_pid) {
+			json__int(&j, "si_pid", x->pid);
+			json__uint(&j, "si_uid", x->uid);
+		}
+		json__end(&j);
+		return;
+	}
+	sbuf__reset(&line);
+	prefix(&line, x->h.tid, x->h.ts);
+	sbuf__printf(&line, "--- %s {si_signo=%s, si_code=%s", sig, sig, c);
+	if (has_pid)
+		sbuf__printf(&line, ", si_pid=%d, si_uid=%u", x->pid, x->uid);
+	if (x->signo == SIGCHLD && x->code > 0)
+		sbuf__printf(&line, ", si_status=%d", x->status);
+	sbuf__printf(&line, "} ---");
+	emit_line(&line);
+}
+
+int print__event(void *ctx, void *data, size_t size)
+{
+	const struct strace_hdr *h = data;
+
+	(void)ctx;
+	if (size < sizeof(*h))
+		return 0;
+	switch (h->type) {
+	case EV_ENTER:
+		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
+			on_enter(data, size);
+		break;
+	case EV_EXIT:
+		if (size >= STRACE_EXIT_SMALL && h->slot < STRACE_SLOTS)
+			on_exit_event(data);
+		break;
+	case EV_CALL:
+		if (size >= STRACE_EXIT_SMALL && h->slot < STRACE_SLOTS)
+			on_call(data);
+		break;
+	case EV_SIGNAL:
+		if (size >= sizeof(struct strace_signal))
+			on_signal(data);
+		break;
+	case EV_PROC_EXIT:
+		if (size >= sizeof(struct strace_proc_exit))
+			on_proc_exit(data);
+		break;
+	}
+	return 0;
+}
