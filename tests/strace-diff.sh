@@ -13,8 +13,9 @@
 # Normalisation (applied to both traces; nothing else):
 #  1. the column strace pads " = " to is dropped (runs of spaces before " = ");
 #  2. addresses: hex numbers of 6 or more digits are "0xADDR";
-#  3. process ids (the "[pid N]" prefixes and what clone, fork, vfork and
-#     wait4 return) are numbered by first appearance: "PID1", "PID2", ...;
+#  3. process ids (the "[pid N]" and "N " prefixes, what clone, fork,
+#     vfork, wait4, getpid, gettid, getppid and set_tid_address return and
+#     wait4's first argument) are numbered by first appearance: "PID1", ...;
 #  4. strace's "<unfinished ...>" and "<... NAME resumed>" halves are
 #     joined into one line (strace-lite prints a call once, at its exit);
 #  5. lines are compared as a multiset: concurrent processes interleave
@@ -85,7 +86,7 @@ normalise() {	# trace file -> normalised lines
 		line = $0
 		if (line ~ /^strace: /) next
 		pfx = ""
-		if (match(line, /^\[pid +[0-9]+\] /)) {
+		if (match(line, /^(\[pid +[0-9]+\]|[0-9]+) +/)) {
 			p = substr(line, RSTART, RLENGTH); gsub(/[^0-9]/, "", p)
 			pfx = "[pid " pidname(p) "] "
 			line = substr(line, RLENGTH + 1)
@@ -103,7 +104,7 @@ normalise() {	# trace file -> normalised lines
 			else line = rest
 		}
 		# rule 3: pids returned by clone, fork, vfork, wait4
-		if (match(line, /^(clone|clone3|fork|vfork|wait4)\(.*\) += [0-9]+/)) {
+		if (match(line, /^(clone|clone3|fork|vfork|wait4|getpid|gettid|getppid|set_tid_address)\(.*\) += [0-9]+/)) {
 			n = line; sub(/.* = /, "", n); sub(/[^0-9].*/, "", n)
 			if (n != "") { pn = pidname(n); sub(/ += [0-9]+/, " = " pn, line) }
 		}

@@ -173,10 +173,12 @@ check_short_trace() {
 	[ "$(jq -s --argjson t "$tid" '[.[] | select(.syscall=="getuid" and .tid==$t)] | length' "$out")" = 50 ]
 	[ "$(jq -s --argjson p "$child" '[.[] | select(.syscall=="getgid" and .pid==$p)] | length' "$out")" = 40 ]
 	[ "$(jq -s --argjson p "$child" '[.[] | select(.type=="exit" and .pid==$p and .status==7)] | length' "$out")" = 1 ]
-	# text: [pid N] prefixes
+	# text: "PID " prefixes in a -o file, "[pid PID] " on stderr, as strace's
 	run "$BIN/strace-lite" -f -e trace=getgid -o "$BATS_TEST_TMPDIR/t.txt" "$SL" -n 0 -r 0 -w 0 -F 0 -c 3
-	grep -Eq '^\[pid [0-9]+\] getgid\(\) += 0$' "$BATS_TEST_TMPDIR/t.txt"
-	grep -Eq '^\[pid [0-9]+\] \+\+\+ exited with 7 \+\+\+$' "$BATS_TEST_TMPDIR/t.txt"
+	grep -Eq '^[0-9]+ +getgid\(\) += 0$' "$BATS_TEST_TMPDIR/t.txt"
+	grep -Eq '^[0-9]+ +\+\+\+ exited with 7 \+\+\+$' "$BATS_TEST_TMPDIR/t.txt"
+	run --separate-stderr "$BIN/strace-lite" -f -e trace=getgid "$SL" -n 0 -r 0 -w 0 -F 0 -c 3
+	grep -Eq '^\[pid +[0-9]+\] getgid\(\) += 0$' <<<"$stderr"
 
 	OUT=$BATS_TEST_TMPDIR/c.json
 	summary_run -e trace=getuid,getgid "$SL" -n 0 -r 0 -w 0 -F 0 -t 50 -c 40

@@ -118,8 +118,11 @@ static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
 	time_t sec = real / 1000000000;
 	struct tm tm;
 
-	if (many_tasks())
-		sbuf__printf(b, "[pid %d] ", tid);
+	/* strace: "PID " in a -o file, "[pid PID] " on the terminal */
+	if (many_tasks() && cfg.output)
+		sbuf__printf(b, "%-5u ", tid);
+	else if (many_tasks())
+		sbuf__printf(b, "[pid %5u] ", tid);
 	if (cfg.tstamps >= 3) {
 		sbuf__printf(b, "%lld.%06lld ", real / 1000000000, real % 1000000000 / 1000);
 	} else if (cfg.tstamps) {
