@@ -27,7 +27,7 @@ const volatile __u32 cfg_exec_slots[4] = { 59, 322, STRACE_IA32 + 11, STRACE_IA3
 const volatile __u32 cfg_noreturn_slots[4] = { 60, 231, STRACE_IA32 + 1, STRACE_IA32 + 252 };
 /* Traced slots (-e trace=) and what to copy per slot (common/sysdecode.h). */
 const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
-const volatile __u32 cfg_capture[STRACE_SLOTS];
+const volatile __u64 cfg_capture[STRACE_SLOTS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -170,10 +170,11 @@ static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 	e->cap_len[k & 1] = bpf_probe_read_user_str(dst, STRACE_STR_MAX, (void *)ptr);
 }
 
-static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, __u64 count)
+static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, __u64 count,
+				     __u64 max)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
-	__u64 n = count < cfg_strsize ? count : cfg_strsize;
+	__u64 n = count < max ? count : max;
 
 	clamp_len(n, 256);
 	e->cap_len[k & 1] = bpf_probe_read_user(dst, n, (void *)ptr) ? -14 : (int)n;
@@ -184,7 +185,21 @@ static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, _
  * each, side by side in one copy slot; cap_len = how many, plus
  * STRACE_ARGV_MORE when there were more.
  */
-static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __u64 argv)
+/* strace's "N vars" comment: the entries of execve's envp, up to a bound. */
+static __always_inline int count_env(__u64 envp)
+{
+	__u64 p = 0;
+	int n;
+
+	for (n = 0; n < STRACE_ENVC_MAX; n++) {
+		if (bpf_probe_read_user(&p, sizeof(p), (void *)(envp + n * 8)) || !p)
+			break;
+	}
+	return n;
+}
+
+static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __u64 argv,
+				      bool envc)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
 	__u64 p = 0;
@@ -202,14 +217,17 @@ static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __
 	if (!bpf_probe_read_user(&p, sizeof(p), (void *)(argv + STRACE_ARGV * 8)) && p)
 		n |= STRACE_ARGV_MORE;
 out:
+	if (envc && arg < 5)
+		n |= count_env(e->args[(arg + 1) & 7]) << STRACE_ENVC_SHIFT;
 	e->cap_len[k & 1] = n;
 }
 
 static __always_inline int handle_enter(struct pt_regs *regs, long id)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id_tgid, slot, cap, in;
+	__u32 tid = (__u32)id_tgid, slot, in;
 	struct task_struct *task;
+	__u64 cap;
 	struct strace_task *t;
 	struct strace_enter *e;
 	bool ia32, big;
@@ -259,11 +277,12 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	if (!cfg_trace)
 		return 0;
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
-	big = cap & 0x70fff;	/* strings, an input buffer or argv to copy */
+	/* strings, an input buffer or structure, or argv to copy */
+	big = cap & STRACE_CAP_AT_ENTRY;
 	if (!big && !is_noreturn(slot)) {
 		/* nothing to copy now: one event at exit does it all */
 		t->flags |= TASK_WHOLE;
-		in = STRACE_CAP_OUT(cap);
+		in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
 		if (in && in <= 6)
 			t->retry_arg = in;	/* fetched from the registers at exit */
 		else
@@ -311,13 +330,22 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		in = STRACE_CAP_IN(cap);
 		if (in && in < 6 && k < STRACE_CAPS) {
 			e->cap_arg[k & 1] = in - 1;
-			copy_buf(e, k, e->args[(in - 1) & 7], e->args[in & 7]);
+			/* a structure (sockaddr) whatever -s is */
+			copy_buf(e, k, e->args[(in - 1) & 7], e->args[in & 7],
+				 cap & STRACE_CAP_IN_STRUCT ? STRACE_STR_MAX : cfg_strsize);
+			k++;
+		}
+		in = STRACE_CAP_ISTRUCT(cap);
+		if (in && in <= 6 && k < STRACE_CAPS) {
+			e->cap_arg[k & 1] = in - 1;
+			copy_buf(e, k, e->args[(in - 1) & 7], STRACE_CAP_ISIZE(cap), STRACE_STR_MAX);
+			k++;
 		}
 	}
 	in = STRACE_CAP_ARGV(cap);
 	if (big && in && in <= 6 && k < STRACE_CAPS)
-		copy_argv(e, k, in - 1, e->args[(in - 1) & 7]);
-	in = STRACE_CAP_OUT(cap);
+		copy_argv(e, k, in - 1, e->args[(in - 1) & 7], cap & STRACE_CAP_ENVC);
+	in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
 	if (in && in <= 6 && !(t->flags & TASK_RETRY_STR))
 		t->outbuf = e->args[(in - 1) & 7];
 	submit(e, big ? sizeof(*e) : STRACE_ENTER_SMALL);
@@ -330,7 +358,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	__u32 tid = (__u32)id_tgid, slot, ai;
 	struct strace_task *t;
 	struct strace_exit *e;
-	__u64 n;
+	__u64 n, osize;
 	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
@@ -369,12 +397,18 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	outbuf = t->outbuf;
 	retry = t->flags & TASK_RETRY_STR;
 	ai = t->retry_arg - 1;	/* whole: the output buffer argument, if any */
+	/* an output structure: its fixed size, when the call succeeded */
+	osize = STRACE_CAP_OSTRUCT(cfg_capture[slot & (STRACE_SLOTS - 1)]) ?
+		STRACE_CAP_OSIZE(cfg_capture[slot & (STRACE_SLOTS - 1)]) : 0;
 	if (whole)
-		big = ai < 6 && ret > 0;
+		big = ai < 6 && (ret > 0 || (osize && ret == 0));
 	else
-		big = outbuf && (ret > 0 || retry);
+		big = outbuf && (ret > 0 || retry || (osize && ret == 0));
 	/* a short output (a 1-byte read) goes in a short record */
-	n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
+	if (osize && !retry)
+		n = osize;
+	else
+		n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
 	tiny = big && !retry && n <= STRACE_CAP_TINY;
 	if (tiny)
 		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL + STRACE_CAP_TINY, 0);

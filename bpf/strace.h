@@ -28,8 +28,20 @@
 
 /* Capture mask per slot: see common/sysdecode.h (SYSDECODE_CAP_*). */
 #define STRACE_CAP_IN(m)	(((m) >> 8) & 7)
+#define STRACE_CAP_IN_STRUCT	(1ULL << 11)	/* the input buffer is a structure */
 #define STRACE_CAP_OUT(m)	(((m) >> 12) & 7)
 #define STRACE_CAP_ARGV(m)	(((m) >> 16) & 7)
+#define STRACE_CAP_ENVC		(1ULL << 19)	/* count execve's envp */
+#define STRACE_CAP_ISTRUCT(m)	(((m) >> 20) & 7)	/* a fixed-size input structure */
+#define STRACE_CAP_ISIZE(m)	(((m) >> 24) & 0xff)
+#define STRACE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)	/* a fixed-size output structure */
+#define STRACE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
+/* what makes an entry event carry copies */
+#define STRACE_CAP_AT_ENTRY	0x7f0fffULL
+
+/* envp's count in the argv copy's cap_len, bits 16 and up */
+#define STRACE_ENVC_SHIFT	16
+#define STRACE_ENVC_MAX		1024
 
 /* execve argv: strings copied, bytes each; cap_arg of the copy. */
 #define STRACE_ARGV		4

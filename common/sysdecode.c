@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "syscalls.h"
 #include "sysargs.h"
@@ -34,19 +36,19 @@ static const struct sysdecode_info table[] = {
 	{ "write", D, "dwu", 'd' },
 	{ "open", F | D, "pom", 'f' },
 	{ "close", D, "d", 'd' },
-	{ "stat", F, "px", 'd' },
-	{ "fstat", D, "dx", 'd' },
-	{ "lstat", F, "px", 'd' },
+	{ "stat", F, "pS", 'd' },
+	{ "fstat", D, "dS", 'd' },
+	{ "lstat", F, "pS", 'd' },
 	{ "poll", D, "xui", 'd' },
 	{ "lseek", D, "dle", 'd' },
-	{ "mmap", M | D, "xuPMdl", 'x' },
+	{ "mmap", M | D, "xuPMdO", 'x' },
 	{ "mprotect", M, "xuP", 'd' },
 	{ "munmap", M, "xu", 'd' },
 	{ "brk", M, "x", 'x' },
-	{ "rt_sigaction", S, "gxxu", 'd' },
-	{ "rt_sigprocmask", S, "hxxu", 'd' },
+	{ "rt_sigaction", S, "gQqu", 'd' },
+	{ "rt_sigprocmask", S, "hZzu", 'd' },
 	{ "rt_sigreturn", S, "", 'd' },
-	{ "ioctl", D, "dxx", 'd' },
+	{ "ioctl", D, "dIx", 'd' },
 	{ "pread64", D, "drul", 'd' },
 	{ "pwrite64", D, "dwul", 'd' },
 	{ "readv", D, "dxu", 'd' },
@@ -58,28 +60,28 @@ static const struct sysdecode_info table[] = {
 	{ "mremap", M, "xuuix", 'x' },
 	{ "msync", M, "xui", 'd' },
 	{ "mincore", M, "xux", 'd' },
-	{ "madvise", M, "xui", 'd' },
+	{ "madvise", M, "xuH", 'd' },
 	{ "shmget", I, "iui", 'd' },
 	{ "shmat", I | M, "ixi", 'x' },
 	{ "shmctl", I, "iix", 'd' },
 	{ "dup", D, "d", 'f' },
 	{ "dup2", D, "di", 'f' },
 	{ "pause", S, "", 'd' },
-	{ "nanosleep", 0, "xx", 'd' },
+	{ "nanosleep", 0, "nx", 'd' },
 	{ "getitimer", 0, "ix", 'd' },
 	{ "alarm", 0, "u", 'd' },
 	{ "setitimer", 0, "ixx", 'd' },
 	{ "getpid", 0, "", 'd' },
 	{ "sendfile", D | N, "ddxu", 'd' },
 	{ "socket", N, "kti", 'f' },
-	{ "connect", N, "dxu", 'd' },
+	{ "connect", N, "dGu", 'd' },
 	{ "accept", N, "dxx", 'f' },
 	{ "sendto", N, "dwuixu", 'd' },
 	{ "recvfrom", N, "druixx", 'd' },
 	{ "sendmsg", N, "dxi", 'd' },
 	{ "recvmsg", N, "dxi", 'd' },
 	{ "shutdown", N, "di", 'd' },
-	{ "bind", N, "dxu", 'd' },
+	{ "bind", N, "dGu", 'd' },
 	{ "listen", N, "di", 'd' },
 	{ "getsockname", N, "dxx", 'd' },
 	{ "getpeername", N, "dxx", 'd' },
@@ -91,7 +93,7 @@ static const struct sysdecode_info table[] = {
 	{ "vfork", P, "", 'd' },
 	{ "execve", F | P, "pvv", 'd' },
 	{ "exit", P, "i", 'n' },
-	{ "wait4", P, "ixWx", 'd' },
+	{ "wait4", P, "iYWx", 'd' },
 	{ "kill", S | P, "ig", 'd' },
 	{ "uname", 0, "x", 'd' },
 	{ "semget", I, "iii", 'd' },
@@ -127,7 +129,7 @@ static const struct sysdecode_info table[] = {
 	{ "lchown", F, "pii", 'd' },
 	{ "umask", 0, "m", 'd' },
 	{ "gettimeofday", 0, "xx", 'd' },
-	{ "getrlimit", 0, "ix", 'd' },
+	{ "getrlimit", 0, "CL", 'd' },
 	{ "getrusage", 0, "ix", 'd' },
 	{ "sysinfo", 0, "x", 'd' },
 	{ "times", 0, "x", 'd' },
@@ -174,7 +176,7 @@ static const struct sysdecode_info table[] = {
 	{ "mlockall", M, "x", 'd' },
 	{ "munlockall", M, "", 'd' },
 	{ "prctl", 0, "ixxxx", 'd' },
-	{ "arch_prctl", 0, "xx", 'd' },
+	{ "arch_prctl", 0, "bx", 'd' },
 	{ "chroot", F, "p", 'd' },
 	{ "sync", 0, "", 'd' },
 	{ "acct", F, "p", 'd' },
@@ -199,17 +201,17 @@ static const struct sysdecode_info table[] = {
 	{ "fremovexattr", D, "ds", 'd' },
 	{ "tkill", S | P, "ig", 'd' },
 	{ "time", 0, "x", 'd' },
-	{ "futex", 0, "xiixxi", 'd' },
+	{ "futex", 0, "xFixxi", 'd' },
 	{ "sched_setaffinity", 0, "iux", 'd' },
 	{ "sched_getaffinity", 0, "iux", 'd' },
 	{ "epoll_create", D, "i", 'f' },
 	{ "getdents64", D, "dxu", 'd' },
 	{ "set_tid_address", 0, "x", 'd' },
 	{ "restart_syscall", 0, "", 'd' },
-	{ "fadvise64", D, "dlli", 'd' },
-	{ "clock_gettime", 0, "ix", 'd' },
-	{ "clock_getres", 0, "ix", 'd' },
-	{ "clock_nanosleep", 0, "iixx", 'd' },
+	{ "fadvise64", D, "dllB", 'd' },
+	{ "clock_gettime", 0, "jx", 'd' },
+	{ "clock_getres", 0, "jx", 'd' },
+	{ "clock_nanosleep", 0, "jNnx", 'd' },
 	{ "exit_group", P, "i", 'n' },
 	{ "epoll_wait", D, "dxii", 'd' },
 	{ "epoll_ctl", D, "didx", 'd' },
@@ -234,7 +236,7 @@ static const struct sysdecode_info table[] = {
 	{ "mknodat", F | D, "Dpmx", 'd' },
 	{ "fchownat", F | D, "DpiiA", 'd' },
 	{ "futimesat", F | D, "Dpx", 'd' },
-	{ "newfstatat", F | D, "DpxA", 'd' },
+	{ "newfstatat", F | D, "DpSA", 'd' },
 	{ "unlinkat", F | D, "DpA", 'd' },
 	{ "renameat", F | D, "DpDp", 'd' },
 	{ "linkat", F | D, "DpDpA", 'd' },
@@ -271,7 +273,7 @@ static const struct sysdecode_info table[] = {
 	{ "recvmmsg", N, "dxuix", 'd' },
 	{ "fanotify_init", D, "xx", 'f' },
 	{ "fanotify_mark", D | F, "dxxDp", 'd' },
-	{ "prlimit64", 0, "iixx", 'd' },
+	{ "prlimit64", 0, "iCJL", 'd' },
 	{ "name_to_handle_at", F | D, "DpxxA", 'd' },
 	{ "open_by_handle_at", D, "dxo", 'f' },
 	{ "syncfs", D, "d", 'd' },
@@ -282,7 +284,7 @@ static const struct sysdecode_info table[] = {
 	{ "process_vm_writev", 0, "ixuxux", 'd' },
 	{ "finit_module", D, "dsx", 'd' },
 	{ "renameat2", F | D, "DpDpx", 'd' },
-	{ "getrandom", 0, "rux", 'd' },
+	{ "getrandom", 0, "ruy", 'd' },
 	{ "memfd_create", D, "sx", 'f' },
 	{ "execveat", F | D | P, "DpvvA", 'd' },
 	{ "membarrier", 0, "ixi", 'd' },
@@ -290,7 +292,7 @@ static const struct sysdecode_info table[] = {
 	{ "preadv2", D, "dxulx", 'd' },
 	{ "pwritev2", D, "dxulx", 'd' },
 	{ "pkey_mprotect", M, "xuPi", 'd' },
-	{ "statx", F | D, "DpAxx", 'd' },
+	{ "statx", F | D, "DpTUX", 'd' },
 	{ "io_uring_setup", D, "ux", 'f' },
 	{ "io_uring_enter", D, "duuxxu", 'd' },
 	{ "io_uring_register", D, "duxu", 'd' },
@@ -312,6 +314,7 @@ static const struct sysdecode_info table[] = {
 	{ "memfd_secret", D | M, "x", 'f' },
 	{ "process_mrelease", D, "dx", 'd' },
 	{ "set_robust_list", 0, "xu", 'd' },
+	{ "setrlimit", 0, "CJ", 'd' },
 	{ "get_robust_list", 0, "ixx", 'd' },
 	{ "rseq", 0, "xxix", 'd' },
 };
@@ -419,14 +422,49 @@ unsigned int sysdecode__class(const char *name)
 	return 0;
 }
 
-unsigned int sysdecode__capture_mask(const struct sysdecode_info *in)
+int sysdecode__struct_size(char kind)
 {
-	unsigned int m = 0;
+	switch (kind) {
+	case 'S': return 144;	/* struct stat */
+	case 'X': return 48;	/* struct statx, up to stx_size: the abbreviated form */
+	case 'Q': case 'q': return 32;	/* the kernel's struct sigaction */
+	case 'Z': case 'z': return 8;	/* sigset_t */
+	case 'J': case 'L': return 16;	/* struct rlimit64 */
+	case 'n': return 16;	/* struct timespec */
+	case 'Y': return 4;	/* int */
+	}
+	return 0;
+}
+
+bool sysdecode__struct_out(char kind)
+{
+	return kind && strchr("SXqzLY", kind);
+}
+
+unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
+{
+	unsigned long long m = 0;
 
 	if (!in)
 		return 0;
 	for (int i = 0; in->args[i] && i < 6; i++) {
+		int size = sysdecode__struct_size(in->args[i]);
+
+		if (size && sysdecode__struct_out(in->args[i])) {
+			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
+				m |= (unsigned long long)(i + 1) << 32 | (unsigned long long)size << 40;
+			continue;
+		}
+		if (size) {
+			if (!SYSDECODE_CAP_ISTRUCT(m))
+				m |= (unsigned long long)(i + 1) << 20 | (unsigned long long)size << 24;
+			continue;
+		}
 		switch (in->args[i]) {
+		case 'G':
+			if (!SYSDECODE_CAP_IN(m))
+				m |= (unsigned int)(i + 1) << 8 | SYSDECODE_CAP_IN_STRUCT;
+			break;
 		case 'p':
 		case 's':
 			m |= SYSDECODE_CAP_STR(i);
@@ -440,7 +478,7 @@ unsigned int sysdecode__capture_mask(const struct sysdecode_info *in)
 			break;
 		case 'v':
 			if (!SYSDECODE_CAP_ARGV(m))
-				m |= (unsigned int)(i + 1) << 16;
+				m |= (unsigned int)(i + 1) << 16 | SYSDECODE_CAP_ENVC;
 			break;
 		}
 	}
@@ -615,7 +653,8 @@ static const struct flag wait_flags[] = {
 	FL(WNOHANG), FL(WUNTRACED), FL(WCONTINUED), FL(WEXITED), FL(WNOWAIT),
 	FL(__WNOTHREAD), FL(__WALL), FL(__WCLONE), { 0 },
 };
-static const struct flag sock_flags[] = { FL(SOCK_NONBLOCK), FL(SOCK_CLOEXEC), { 0 } };
+/* in strace's order */
+static const struct flag sock_flags[] = { FL(SOCK_CLOEXEC), FL(SOCK_NONBLOCK), { 0 } };
 static const struct flag access_flags[] = { FL(R_OK), FL(W_OK), FL(X_OK), { 0 } };
 
 static const struct flag families[] = {
@@ -682,6 +721,117 @@ static void signal_name(struct sbuf *b, int sig)
 		sbuf__printf(b, "%d", sig);
 }
 
+static const struct flag arch_prctl_codes[] = {
+	{ 0x1001, "ARCH_SET_GS" }, { 0x1002, "ARCH_SET_FS" }, { 0x1003, "ARCH_GET_FS" },
+	{ 0x1004, "ARCH_GET_GS" }, { 0x1011, "ARCH_GET_CPUID" }, { 0x1012, "ARCH_SET_CPUID" },
+	{ 0x1021, "ARCH_GET_XCOMP_SUPP" }, { 0x1022, "ARCH_GET_XCOMP_PERM" },
+	{ 0x1023, "ARCH_REQ_XCOMP_PERM" }, { 0x2001, "ARCH_MAP_VDSO_X32" },
+	{ 0x2002, "ARCH_MAP_VDSO_32" }, { 0x2003, "ARCH_MAP_VDSO_64" }, { 0, NULL },
+};
+static const char *const futex_cmds[] = {
+	"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE",
+	"FUTEX_WAKE_OP", "FUTEX_LOCK_PI", "FUTEX_UNLOCK_PI", "FUTEX_TRYLOCK_PI",
+	"FUTEX_WAIT_BITSET", "FUTEX_WAKE_BITSET", "FUTEX_WAIT_REQUEUE_PI",
+	"FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
+};
+static const struct flag ioctls[] = {
+	{ 0x5401, "TCGETS" }, { 0x5402, "TCSETS" }, { 0x5403, "TCSETSW" }, { 0x5404, "TCSETSF" },
+	{ 0x5405, "TCGETA" }, { 0x5409, "TCSBRK" }, { 0x540A, "TCXONC" }, { 0x540B, "TCFLSH" },
+	{ 0x540C, "TIOCEXCL" }, { 0x540D, "TIOCNXCL" }, { 0x540E, "TIOCSCTTY" },
+	{ 0x540F, "TIOCGPGRP" }, { 0x5410, "TIOCSPGRP" }, { 0x5411, "TIOCOUTQ" },
+	{ 0x5413, "TIOCGWINSZ" }, { 0x5414, "TIOCSWINSZ" }, { 0x5415, "TIOCMGET" },
+	{ 0x541B, "FIONREAD" }, { 0x541C, "TIOCLINUX" }, { 0x5421, "FIONBIO" },
+	{ 0x5422, "TIOCNOTTY" }, { 0x5429, "TIOCGSID" }, { 0x5450, "FIONCLEX" },
+	{ 0x5451, "FIOCLEX" }, { 0x5452, "FIOASYNC" }, { 0x80045430, "TIOCGPTN" },
+	{ 0x40045431, "TIOCSPTLCK" }, { 0x5441, "TIOCGPTPEER" }, { 0x8912, "SIOCGIFCONF" },
+	{ 0x8933, "SIOCGIFINDEX" }, { 0x127c, "BLKSSZGET" }, { 0x80081272, "BLKGETSIZE64" },
+	{ 0, NULL },
+};
+static const struct flag grnd_flags[] = {
+	{ 1, "GRND_NONBLOCK" }, { 2, "GRND_RANDOM" }, { 4, "GRND_INSECURE" }, { 0 },
+};
+static const struct flag fadvice[] = {
+	{ 0, "POSIX_FADV_NORMAL" }, { 1, "POSIX_FADV_RANDOM" }, { 2, "POSIX_FADV_SEQUENTIAL" },
+	{ 3, "POSIX_FADV_WILLNEED" }, { 4, "POSIX_FADV_DONTNEED" }, { 5, "POSIX_FADV_NOREUSE" },
+	{ 0, NULL },
+};
+static const struct flag madvice[] = {
+	{ 0, "MADV_NORMAL" }, { 1, "MADV_RANDOM" }, { 2, "MADV_SEQUENTIAL" },
+	{ 3, "MADV_WILLNEED" }, { 4, "MADV_DONTNEED" }, { 8, "MADV_FREE" }, { 9, "MADV_REMOVE" },
+	{ 10, "MADV_DONTFORK" }, { 11, "MADV_DOFORK" }, { 12, "MADV_MERGEABLE" },
+	{ 13, "MADV_UNMERGEABLE" }, { 14, "MADV_HUGEPAGE" }, { 15, "MADV_NOHUGEPAGE" },
+	{ 16, "MADV_DONTDUMP" }, { 17, "MADV_DODUMP" }, { 18, "MADV_WIPEONFORK" },
+	{ 19, "MADV_KEEPONFORK" }, { 20, "MADV_COLD" }, { 21, "MADV_PAGEOUT" },
+	{ 22, "MADV_POPULATE_READ" }, { 23, "MADV_POPULATE_WRITE" },
+	{ 24, "MADV_DONTNEED_LOCKED" }, { 25, "MADV_COLLAPSE" }, { 100, "MADV_HWPOISON" },
+	{ 0, NULL },
+};
+static const struct flag rlimits[] = {
+	{ 0, "RLIMIT_CPU" }, { 1, "RLIMIT_FSIZE" }, { 2, "RLIMIT_DATA" }, { 3, "RLIMIT_STACK" },
+	{ 4, "RLIMIT_CORE" }, { 5, "RLIMIT_RSS" }, { 6, "RLIMIT_NPROC" }, { 7, "RLIMIT_NOFILE" },
+	{ 8, "RLIMIT_MEMLOCK" }, { 9, "RLIMIT_AS" }, { 10, "RLIMIT_LOCKS" },
+	{ 11, "RLIMIT_SIGPENDING" }, { 12, "RLIMIT_MSGQUEUE" }, { 13, "RLIMIT_NICE" },
+	{ 14, "RLIMIT_RTPRIO" }, { 15, "RLIMIT_RTTIME" }, { 0, NULL },
+};
+static const struct flag clocks[] = {
+	{ 0, "CLOCK_REALTIME" }, { 1, "CLOCK_MONOTONIC" }, { 2, "CLOCK_PROCESS_CPUTIME_ID" },
+	{ 3, "CLOCK_THREAD_CPUTIME_ID" }, { 4, "CLOCK_MONOTONIC_RAW" },
+	{ 5, "CLOCK_REALTIME_COARSE" }, { 6, "CLOCK_MONOTONIC_COARSE" }, { 7, "CLOCK_BOOTTIME" },
+	{ 8, "CLOCK_REALTIME_ALARM" }, { 9, "CLOCK_BOOTTIME_ALARM" }, { 11, "CLOCK_TAI" },
+	{ 0, NULL },
+};
+/* strace prints the sync type first, then the AT_* flags */
+static const struct flag statx_at_flags[] = {
+	FL(AT_SYMLINK_NOFOLLOW), FL(AT_NO_AUTOMOUNT), FL(AT_EMPTY_PATH), { 0 },
+};
+static const struct flag statx_mask[] = {
+	{ 0x7ff, "STATX_BASIC_STATS" }, { 1, "STATX_TYPE" }, { 2, "STATX_MODE" },
+	{ 4, "STATX_NLINK" }, { 8, "STATX_UID" }, { 0x10, "STATX_GID" }, { 0x20, "STATX_ATIME" },
+	{ 0x40, "STATX_MTIME" }, { 0x80, "STATX_CTIME" }, { 0x100, "STATX_INO" },
+	{ 0x200, "STATX_SIZE" }, { 0x400, "STATX_BLOCKS" }, { 0x800, "STATX_BTIME" },
+	{ 0x1000, "STATX_MNT_ID" }, { 0x2000, "STATX_DIOALIGN" }, { 0x4000, "STATX_MNT_ID_UNIQUE" },
+	{ 0 },
+};
+static const struct flag statx_attrs[] = {
+	{ 0x4, "STATX_ATTR_COMPRESSED" }, { 0x10, "STATX_ATTR_IMMUTABLE" },
+	{ 0x20, "STATX_ATTR_APPEND" }, { 0x40, "STATX_ATTR_NODUMP" },
+	{ 0x800, "STATX_ATTR_ENCRYPTED" }, { 0x1000, "STATX_ATTR_AUTOMOUNT" },
+	{ 0x2000, "STATX_ATTR_MOUNT_ROOT" }, { 0x100000, "STATX_ATTR_VERITY" },
+	{ 0x200000, "STATX_ATTR_DAX" }, { 0 },
+};
+/* strace's order */
+static const struct flag sa_flags[] = {
+	{ 0x04000000, "SA_RESTORER" }, { 0x08000000, "SA_ONSTACK" }, { 0x10000000, "SA_RESTART" },
+	{ 0x40000000, "SA_NODEFER" }, { 0x80000000, "SA_RESETHAND" }, { 4, "SA_SIGINFO" },
+	{ 1, "SA_NOCLDSTOP" }, { 2, "SA_NOCLDWAIT" }, { 0 },
+};
+
+static void futex_op(struct sbuf *b, unsigned long long v)
+{
+	unsigned int cmd = v & 0x7f;
+
+	if (cmd < sizeof(futex_cmds) / sizeof(futex_cmds[0]))
+		sbuf__printf(b, "%s%s", futex_cmds[cmd], v & 128 ? "_PRIVATE" : "");
+	else
+		sbuf__printf(b, "%#x%s", cmd, v & 128 ? "|FUTEX_PRIVATE_FLAG" : "");
+	if (v & 256)
+		sbuf__printf(b, "|FUTEX_CLOCK_REALTIME");
+	if (v & ~0x1ffULL)
+		sbuf__printf(b, "|%#llx", v & ~0x1ffULL);
+}
+
+/* strace's value kinds that are not flags: a name, else a number. */
+static void named(struct sbuf *b, const struct flag *t, unsigned long long v, bool hex)
+{
+	for (; t->name; t++) {
+		if (t->v == v) {
+			sbuf__printf(b, "%s", t->name);
+			return;
+		}
+	}
+	sbuf__printf(b, hex ? "%#llx" : "%llu", v);
+}
+
 void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 {
 	switch (kind) {
@@ -743,6 +893,50 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 	case 'k':
 		value(b, families, (int)v);
 		break;
+	case 'O':
+		sbuf__printf(b, "%#llx", v);
+		break;
+	case 'j':
+		value(b, clocks, (int)v);
+		break;
+	case 'N':
+		bits(b, (const struct flag[]){ { 1, "TIMER_ABSTIME" }, { 0 } }, v, "0");
+		break;
+	case 'b':
+		named(b, arch_prctl_codes, v, true);
+		break;
+	case 'F':
+		futex_op(b, v);
+		break;
+	case 'I':
+		named(b, ioctls, (unsigned int)v, true);
+		break;
+	case 'y':
+		bits(b, grnd_flags, v, "0");
+		break;
+	case 'B':
+		value(b, fadvice, (int)v);
+		break;
+	case 'H':
+		value(b, madvice, (int)v);
+		break;
+	case 'C':
+		value(b, rlimits, (int)v);
+		break;
+	case 'T': {
+		static const char *sync[] = { "AT_STATX_SYNC_AS_STAT", "AT_STATX_FORCE_SYNC",
+					      "AT_STATX_DONT_SYNC", "AT_STATX_SYNC_TYPE" };
+
+		sbuf__printf(b, "%s", sync[(v >> 13) & 3]);
+		if (v & ~0x6000ULL) {
+			sbuf__printf(b, "|");
+			bits(b, statx_at_flags, v & ~0x6000ULL, NULL);
+		}
+		break;
+	}
+	case 'U':
+		bits(b, statx_mask, v, "0");
+		break;
 	case 'K':	/* accept4's flags: SOCK_* bits alone */
 		bits(b, sock_flags, v, "0");
 		break;
@@ -770,6 +964,223 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	default:
 		sbuf__printf(b, "%#llx", v);
+	}
+}
+
+/* ---- structures ---------------------------------------------------- */
+
+static unsigned long long get64(const char *p)
+{
+	unsigned long long v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static unsigned int get32(const char *p)
+{
+	unsigned int v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void print_mode(struct sbuf *b, unsigned int mode)
+{
+	static const struct flag types[] = {
+		FL(S_IFREG), FL(S_IFDIR), FL(S_IFCHR), FL(S_IFBLK), FL(S_IFIFO), FL(S_IFLNK),
+		FL(S_IFSOCK), { 0, NULL },
+	};
+	bool found = false;
+
+	for (const struct flag *t = types; t->name; t++) {
+		if (t->v == (mode & S_IFMT)) {
+			sbuf__printf(b, "%s|", t->name);
+			found = true;
+		}
+	}
+	if (!found && (mode & S_IFMT))
+		sbuf__printf(b, "%#o|", mode & S_IFMT);
+	if (mode & S_ISUID)
+		sbuf__printf(b, "S_ISUID|");
+	if (mode & S_ISGID)
+		sbuf__printf(b, "S_ISGID|");
+	if (mode & S_ISVTX)
+		sbuf__printf(b, "S_ISVTX|");
+	sbuf__printf(b, "%#03o", mode & 0777);
+}
+
+static void print_makedev(struct sbuf *b, unsigned long long dev)
+{
+	unsigned int major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL);
+	unsigned int minor = (dev & 0xff) | ((dev >> 12) & ~0xffULL);
+
+	sbuf__printf(b, "makedev(%#x, %#x)", major, minor);
+}
+
+/* strace's sigset: [INT TERM], or ~[...] of what is missing when most are in. */
+static void print_sigset(struct sbuf *b, unsigned long long set)
+{
+	bool neg = __builtin_popcountll(set) > 32, first = true;
+
+	if (neg)
+		set = ~set;
+	sbuf__printf(b, "%s[", neg ? "~" : "");
+	for (int sig = 1; sig <= 64; sig++) {
+		const char *n;
+
+		if (!(set & (1ULL << (sig - 1))))
+			continue;
+		sbuf__printf(b, "%s", first ? "" : " ");
+		first = false;
+		if (sig < 32 && (n = sigabbrev_np(sig)))
+			sbuf__printf(b, "%s", n);
+		else if (sig == 32)
+			sbuf__printf(b, "RTMIN");
+		else if (sig > 32)
+			sbuf__printf(b, "RT_%d", sig - 32);
+		else
+			sbuf__printf(b, "%d", sig);
+	}
+	sbuf__printf(b, "]");
+}
+
+static void print_rlim(struct sbuf *b, unsigned long long v)
+{
+	if (v == ~0ULL)
+		sbuf__printf(b, "RLIM64_INFINITY");
+	else if (v && !(v % 1024))
+		sbuf__printf(b, "%llu*1024", v / 1024);
+	else
+		sbuf__printf(b, "%llu", v);
+}
+
+static void print_sockaddr(struct sbuf *b, const char *d, int len)
+{
+	unsigned int family = len >= 2 ? (unsigned char)d[0] | (unsigned char)d[1] << 8 : 0;
+	char addr[INET6_ADDRSTRLEN];
+
+	sbuf__printf(b, "{sa_family=");
+	value(b, families, family);
+	if (family == AF_UNIX && len > 2) {
+		const char *path = d + 2;
+		int n = len - 2;
+
+		if (path[0]) {
+			sbuf__printf(b, ", sun_path=");
+			sysdecode__quote(b, path, strnlen(path, n), (size_t)-1, false);
+		} else {	/* abstract */
+			sbuf__printf(b, ", sun_path=@");
+			sysdecode__quote(b, path + 1, n - 1, (size_t)-1, false);
+		}
+	} else if (family == AF_INET && len >= 8) {
+		inet_ntop(AF_INET, d + 4, addr, sizeof(addr));
+		sbuf__printf(b, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
+			     ntohs(*(const unsigned short *)(d + 2)), addr);
+	} else if (family == AF_INET6 && len >= 28) {
+		inet_ntop(AF_INET6, d + 8, addr, sizeof(addr));
+		sbuf__printf(b, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
+			     "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
+			     ntohs(*(const unsigned short *)(d + 2)), ntohl(get32(d + 4)), addr,
+			     get32(d + 24));
+	} else if (family == AF_NETLINK && len >= 12) {
+		sbuf__printf(b, ", nl_pid=%u, nl_groups=%08x", get32(d + 4), get32(d + 8));
+	} else if (len > 2) {
+		sbuf__printf(b, ", sa_data=");
+		sysdecode__quote(b, d + 2, len - 2, (size_t)-1, false);
+	}
+	sbuf__printf(b, "}");
+}
+
+static void print_wait_status(struct sbuf *b, int s)
+{
+	char sig[32];
+
+	if (WIFEXITED(s))
+		sbuf__printf(b, "[{WIFEXITED(s) && WEXITSTATUS(s) == %d}]", WEXITSTATUS(s));
+	else if (WIFSIGNALED(s))
+		sbuf__printf(b, "[{WIFSIGNALED(s) && WTERMSIG(s) == %s%s}]",
+			     sigabbrev_np(WTERMSIG(s)) ?
+			     (snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(WTERMSIG(s))), sig) :
+			     (snprintf(sig, sizeof(sig), "%d", WTERMSIG(s)), sig),
+			     WCOREDUMP(s) ? " && WCOREDUMP(s)" : "");
+	else if (WIFSTOPPED(s))
+		sbuf__printf(b, "[{WIFSTOPPED(s) && WSTOPSIG(s) == SIG%s}]",
+			     sigabbrev_np(WSTOPSIG(s)) ? sigabbrev_np(WSTOPSIG(s)) : "?");
+	else if (WIFCONTINUED(s))
+		sbuf__printf(b, "[{WIFCONTINUED(s)}]");
+	else
+		sbuf__printf(b, "[%#x]", s);
+}
+
+/* A structure the BPF side copied (d, len bytes), as strace prints it. */
+static void print_struct(struct sbuf *b, char kind, const char *d, int len)
+{
+	switch (kind) {
+	case 'S': {
+		unsigned int mode = get32(d + 24);
+
+		sbuf__printf(b, "{st_mode=");
+		print_mode(b, mode);
+		if (S_ISCHR(mode) || S_ISBLK(mode)) {
+			sbuf__printf(b, ", st_rdev=");
+			print_makedev(b, get64(d + 40));
+		} else {
+			sbuf__printf(b, ", st_size=%lld", (long long)get64(d + 48));
+		}
+		sbuf__printf(b, ", ...}");
+		break;
+	}
+	case 'X':
+		sbuf__printf(b, "{stx_mask=");
+		bits(b, statx_mask, get32(d), "0");
+		sbuf__printf(b, ", stx_attributes=");
+		bits(b, statx_attrs, get64(d + 8), "0");
+		sbuf__printf(b, ", stx_mode=");
+		print_mode(b, (unsigned short)get32(d + 28));
+		sbuf__printf(b, ", stx_size=%llu, ...}", get64(d + 40));
+		break;
+	case 'Q':
+	case 'q': {
+		unsigned long long h = get64(d), fl = get64(d + 8);
+
+		if (h == 0)
+			sbuf__printf(b, "{sa_handler=SIG_DFL");
+		else if (h == 1)
+			sbuf__printf(b, "{sa_handler=SIG_IGN");
+		else
+			sbuf__printf(b, "{sa_handler=%#llx", h);
+		sbuf__printf(b, ", sa_mask=");
+		print_sigset(b, get64(d + 24));
+		sbuf__printf(b, ", sa_flags=");
+		bits(b, sa_flags, fl, "0");
+		if (fl & 0x04000000)
+			sbuf__printf(b, ", sa_restorer=%#llx", get64(d + 16));
+		sbuf__printf(b, "}");
+		break;
+	}
+	case 'Z':
+	case 'z':
+		print_sigset(b, get64(d));
+		break;
+	case 'J':
+	case 'L':
+		sbuf__printf(b, "{rlim_cur=");
+		print_rlim(b, get64(d));
+		sbuf__printf(b, ", rlim_max=");
+		print_rlim(b, get64(d + 8));
+		sbuf__printf(b, "}");
+		break;
+	case 'n':
+		sbuf__printf(b, "{tv_sec=%lld, tv_nsec=%lld}", (long long)get64(d),
+			     (long long)get64(d + 8));
+		break;
+	case 'Y':
+		print_wait_status(b, (int)get32(d));
+		break;
+	case 'G':
+		print_sockaddr(b, d, len);
+		break;
 	}
 }
 
@@ -852,6 +1263,17 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 	case 'v':
 		if (!v)
 			sbuf__printf(b, "NULL");
+		else
+			sbuf__printf(b, "%#llx", v);
+		return;
+	case 'G':
+	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
+	case 'J': case 'L': case 'n': case 'Y':
+		if (!v)
+			sbuf__printf(b, "NULL");
+		else if (cap && cap->valid && cap->len > 0 &&
+			 (kind == 'G' || cap->len >= sysdecode__struct_size(kind)))
+			print_struct(b, kind, cap->data, cap->len);
 		else
 			sbuf__printf(b, "%#llx", v);
 		return;

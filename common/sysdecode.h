@@ -34,7 +34,16 @@ enum {
  *   P PROT_*        M MAP_*              c CLONE_* (+ signal) g signal
  *   W wait options  k address family    t socket type       f fcntl command
  *   h sigprocmask how                    e lseek whence     v string array (pointer)
- *   K SOCK_* flags alone (accept4)
+ *   K SOCK_* flags alone (accept4)      O offset, hex        j clockid
+ *   b arch_prctl code   F futex op       I ioctl request      y getrandom flags
+ *   B fadvise advice    H madvise advice C rlimit resource    T statx flags
+ *   U statx mask        N clock_nanosleep flags
+ * Structures, copied by the BPF side (input at entry, output at exit when
+ * the call succeeded):
+ *   G sockaddr, its length the next argument (input)
+ *   n timespec (input)  Q sigaction (input)  Z sigset (input)   J rlimit (input)
+ *   S stat (output)     X statx (output)     q sigaction (output)
+ *   z sigset (output)   L rlimit (output)    Y wait status (output)
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */
@@ -59,11 +68,21 @@ const struct sysdecode_info *sysdecode__table(size_t *n);
  * (r, R) copied at exit, bits 16-18 the 1-based index of the first
  * string array (v: execve's argv).
  */
-unsigned int sysdecode__capture_mask(const struct sysdecode_info *in);
+unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in);
 #define SYSDECODE_CAP_STR(i)	(1u << (i))
 #define SYSDECODE_CAP_IN(m)	(((m) >> 8) & 7)
+#define SYSDECODE_CAP_IN_STRUCT	(1ULL << 11)
 #define SYSDECODE_CAP_OUT(m)	(((m) >> 12) & 7)
 #define SYSDECODE_CAP_ARGV(m)	(((m) >> 16) & 7)
+#define SYSDECODE_CAP_ENVC	(1ULL << 19)
+#define SYSDECODE_CAP_ISTRUCT(m)	(((m) >> 20) & 7)
+#define SYSDECODE_CAP_ISIZE(m)	(((m) >> 24) & 0xff)
+#define SYSDECODE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)
+#define SYSDECODE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
+/* Bytes copied of a structure kind (above); 0: not a structure. */
+int sysdecode__struct_size(char kind);
+/* Is kind an output structure? */
+bool sysdecode__struct_out(char kind);
 
 /* A growing text line. */
 struct sbuf {

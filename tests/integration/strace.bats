@@ -120,7 +120,10 @@ check_short_trace() {
 		"$SL" -n 0 -r 1 -w 1 -F 0 -S 300
 	[ "$status" = 0 ]
 	cat "$out"
-	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} execve\(".*/sysload", \["[^"]*"(\.\.\.)?, "-n", "0", "-r", \.\.\.\], 0x[0-9a-f]+\) = 0 <[0-9]+\.[0-9]{6}>$' "$out"
+	# envp as strace shows it: its address and "/* N vars */"
+	local nenv
+	nenv=$(env -0 | tr -cd '\0' | wc -c)
+	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} execve\(".*/sysload", \["[^"]*"(\.\.\.)?, "-n", "0", "-r", \.\.\.\], 0x[0-9a-f]+ /\* '"$nenv"' vars \*/\) = 0 <[0-9]+\.[0-9]{6}>$' "$out"
 	grep -Eq ' read\([0-9]+</dev/zero>, "\\0", 1\) = 1 <[0-9]+\.[0-9]{6}>$' "$out"
 	grep -Eq ' write\([0-9]+</dev/null>, "x", 1\) = 1 <' "$out"
 	# -s 8 cuts the JSON line

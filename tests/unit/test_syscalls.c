@@ -83,7 +83,7 @@ static void test_decoder_rows_are_syscalls(void **state)
 
 static void test_capture_mask(void **state)
 {
-	unsigned int m;
+	unsigned long long m;
 
 	(void)state;
 	m = sysdecode__capture_mask(sysdecode__find("openat"));

@@ -141,6 +141,59 @@ static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
 }
 
 
+/*
+ * Calls whose arguments depend on another one, as strace prints them:
+ * fcntl's third by the command, futex's count by the operation. Returns
+ * the kind of argument i (or 0: not shown) and may change its value.
+ */
+static char arg_kind(const struct sysdecode_info *in, const struct strace_enter *e, int i,
+		     unsigned long long *v)
+{
+	char kind = in->args[i];
+
+	if (!strcmp(in->name, "fcntl") && i == 2) {
+		switch ((int)e->args[1]) {
+		case F_GETFD: case F_GETFL: case F_GETOWN: case F_GETSIG: case F_GETLEASE:
+		case F_GETPIPE_SZ: case F_GET_SEALS:
+			return 0;
+		case F_SETFD:
+			return 'D' + 0x80;	/* FD_CLOEXEC: see below */
+		case F_SETFL:
+			return 'o';
+		case F_DUPFD: case F_DUPFD_CLOEXEC: case F_SETOWN: case F_SETPIPE_SZ:
+		case F_SETLEASE: case F_NOTIFY:
+			return 'i';
+		case F_SETSIG:
+			return 'g';
+		}
+		return 'x';
+	}
+	if (!strcmp(in->name, "futex")) {
+		int cmd = e->args[1] & 0x7f;
+
+		switch (cmd) {
+		case 1: case 2:			/* WAKE, FD */
+			return i < 3 ? kind : 0;
+		case 0: case 6: case 13:	/* WAIT, LOCK_PI, LOCK_PI2: a timeout */
+			return i < 4 ? kind : 0;
+		case 7: case 8:			/* UNLOCK_PI, TRYLOCK_PI */
+			return i < 2 ? kind : 0;
+		case 9: case 10:		/* WAIT_BITSET, WAKE_BITSET: the bitset 5th */
+			if (i == 4) {
+				*v = e->args[5];
+				return *v == 0xffffffff ? 'M' + 0x80 : 'x';
+			}
+			return i < 4 ? kind : 0;
+		case 3:				/* REQUEUE: uaddr, op, val, val2, uaddr2 */
+			return i == 3 ? 'u' : i < 5 ? kind : 0;
+		case 4: case 12:		/* CMP_REQUEUE: and val3 */
+			return i == 3 || i == 5 ? 'u' : kind;
+		}
+		return kind;
+	}
+	return kind;
+}
+
 /* Decode the arguments of an entry into args[]; returns how many. */
 static int decode_args(const struct strace_enter *e, const struct strace_exit *x)
 {
@@ -148,13 +201,29 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
 				    .tgid = e->h.tgid, .fd_path = fds__known };
 	bool ia32 = e->h.slot >= STRACE_IA32;
-	int n = in ? (int)strlen(in->args) : 6;
+	int n = in ? (int)strlen(in->args) : 6, shown = 0, envc = -1;
 
 	for (int i = 0; i < n && i < 6; i++) {
 		struct sysdecode_cap cap = { 0 };
-		char kind = in && !ia32 ? in->args[i] : 'x';
+		unsigned long long v = e->args[i];
+		char kind = in && !ia32 ? arg_kind(in, e, i, &v) : 'x';
+		struct sbuf *arg = &args[shown];
 
-		sbuf__reset(&args[i]);
+		if (!kind)
+			continue;
+		shown++;
+		sbuf__reset(arg);
+		/* two values strace names that no kind letter covers */
+		if (kind == (char)('D' + 0x80)) {
+			sbuf__printf(arg, "%s", v == 1 ? "FD_CLOEXEC" : v ? "0x1" : "0");
+			continue;
+		}
+		if (kind == (char)('M' + 0x80)) {
+			sbuf__printf(arg, "FUTEX_BITSET_MATCH_ANY");
+			continue;
+		}
+
+		sbuf__reset(arg);
 		for (int k = 0; k < STRACE_CAPS; k++) {
 			if (e->cap_arg[k] == i && e->cap_len[k]) {
 				cap.valid = true;
@@ -176,6 +245,11 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			cap.len = x->cap_len - 1;
 			cap.more = x->cap_len >= STRACE_STR_MAX;
 		}
+		if (sysdecode__struct_out(kind) && x && x->cap_len > 0 && !x->cap_str) {
+			cap.valid = true;
+			cap.data = x->cap;
+			cap.len = x->cap_len;
+		}
 		if ((kind == 'r' || kind == 'R') && x && x->cap_len && !x->cap_str) {
 			cap.valid = true;
 			cap.data = x->cap;
@@ -185,8 +259,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 		if (!cfg.strsize && e->args[i] &&
 		    ((kind == 'w' && i < 5 && e->args[i + 1]) || (kind == 'r' && x && x->ret > 0))) {
 			/* -s 0: nothing copied, and strace shows ""... */
-			sbuf__reset(&args[i]);
-			sbuf__printf(&args[i], "\"\"...");
+			sbuf__reset(arg);
+			sbuf__printf(arg, "\"\"...");
 			continue;
 		}
 		if ((kind == 'r' || kind == 'R') && !cap.valid) {
@@ -203,29 +277,32 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 		/* open's mode only matters with O_CREAT or O_TMPFILE, strace omits it */
 		if (kind == 'm' && i > 0 && in && in->args[i - 1] == 'o' &&
 		    !(e->args[i - 1] & (O_CREAT | 020000000))) {
-			n = i;
+			shown--;
 			break;
 		}
 		if (kind == 'V') {
-			sbuf__printf(&args[i], "[");
+			envc = cap.len >> STRACE_ENVC_SHIFT;
+			sbuf__printf(arg, "[");
 			for (int a = 0; a < (cap.len & 0xff) && a < STRACE_ARGV; a++) {
 				const char *s = cap.data + a * STRACE_ARGV_LEN;
 				size_t l = strnlen(s, STRACE_ARGV_LEN);
 
 				if (a)
-					sbuf__printf(&args[i], ", ");
-				sysdecode__quote(&args[i], s, l, cfg.strsize, l >= STRACE_ARGV_LEN - 1);
+					sbuf__printf(arg, ", ");
+				sysdecode__quote(arg, s, l, cfg.strsize, l >= STRACE_ARGV_LEN - 1);
 			}
 			if (cap.len & STRACE_ARGV_MORE)
-				sbuf__printf(&args[i], ", ...");
-			sbuf__printf(&args[i], "]");
+				sbuf__printf(arg, ", ...");
+			sbuf__printf(arg, "]");
 		} else if (kind == 'E')
-			sbuf__printf(&args[i], "\"\"");
+			sbuf__printf(arg, "\"\"");
 		else
-			sysdecode__arg(&args[i], &o, kind, e->args[i], cap.valid ? &cap : NULL,
+			sysdecode__arg(arg, &o, kind, v, cap.valid ? &cap : NULL,
 				       i < 5 ? e->args[i + 1] : 0);
+		if (kind == 'v' && v && envc >= 0)	/* execve's envp */
+			sbuf__printf(arg, " /* %d var%s */", envc, envc == 1 ? "" : "s");
 	}
-	return n;
+	return shown;
 }
 
 static void emit_json(const struct strace_enter *e, int nargs, const struct strace_exit *x,
@@ -263,6 +340,37 @@ static bool shown(__u32 slot)
 	return slot < STRACE_SLOTS && (cfg.mask[slot / 64] & (1ULL << (slot % 64)));
 }
 
+/* Return values strace decodes by an argument: fcntl's F_GETFD, F_GETFL, F_DUPFD. */
+static bool ret_special(const struct sysdecode_info *in, const struct strace_enter *e,
+			const struct strace_exit *x)
+{
+	if (!in || e->h.slot >= STRACE_IA32 || strcmp(in->name, "fcntl") || x->ret < 0)
+		return false;
+	switch ((int)e->args[1]) {
+	case F_GETFD:
+		if (x->ret)
+			sbuf__printf(&line, " = %#llx (flags %s)", (long long)x->ret,
+				     x->ret == 1 ? "FD_CLOEXEC" : "?");
+		else
+			sbuf__printf(&line, " = 0");
+		return true;
+	case F_GETFL:
+		sbuf__printf(&line, " = %#llx (flags ", (long long)x->ret);
+		sysdecode__flags(&line, 'o', x->ret);
+		sbuf__printf(&line, ")");
+		return true;
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC: {
+		struct sysdecode_opts o = { .fd_paths = cfg.fd_paths, .tgid = e->h.tgid,
+					    .fd_path = fds__known };
+
+		sysdecode__ret(&line, &o, 'f', x->ret);
+		return true;
+	}
+	}
+	return false;
+}
+
 /* One line: the entry e, and its exit x (NULL: did not return or not yet). */
 static void print_call(const struct strace_enter *e, const struct strace_exit *x, bool unfinished)
 {
@@ -296,7 +404,7 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 		sbuf__putn(&line, ")", 1);
 		/* strace puts " = " at column 40 (its -a 40) */
 		sbuf__pad(&line, 39);
-		if (x)
+		if (x && !ret_special(in, e, x))
 			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
 		else
 			sysdecode__ret(&line, &o, 'n', 0);
