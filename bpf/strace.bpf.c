@@ -352,13 +352,29 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	return 0;
 }
 
+static __always_inline int count_dirents(__u64 buf, long len)
+{
+	__u64 off = 0;
+	__u16 reclen;
+	int n;
+
+	/* linux_dirent64 and linux_dirent both have d_reclen at 16 */
+	for (n = 0; n < STRACE_DIRENTS_MAX && off < (__u64)len; n++) {
+		if (bpf_probe_read_user(&reclen, sizeof(reclen), (void *)(buf + off + 16)) || !reclen)
+			break;
+		off += reclen;
+	}
+	return n;
+}
+
 static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
 	__u32 tid = (__u32)id_tgid, slot, ai;
 	struct strace_task *t;
 	struct strace_exit *e;
-	__u64 n, osize;
+	__u64 n, osize, cap;
+	bool dirents;
 	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
@@ -398,9 +414,12 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	retry = t->flags & TASK_RETRY_STR;
 	ai = t->retry_arg - 1;	/* whole: the output buffer argument, if any */
 	/* an output structure: its fixed size, when the call succeeded */
-	osize = STRACE_CAP_OSTRUCT(cfg_capture[slot & (STRACE_SLOTS - 1)]) ?
-		STRACE_CAP_OSIZE(cfg_capture[slot & (STRACE_SLOTS - 1)]) : 0;
-	if (whole)
+	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
+	osize = STRACE_CAP_OSTRUCT(cap) ? STRACE_CAP_OSIZE(cap) : 0;
+	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && !retry && ret >= 0;
+	if (dirents)
+		big = false;
+	else if (whole)
 		big = ai < 6 && (ret > 0 || (osize && ret == 0));
 	else
 		big = outbuf && (ret > 0 || retry || (osize && ret == 0));
@@ -440,6 +459,13 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	e->cap_len = 0;
 	e->cap_arg = 0xff;
 	e->cap_str = 0;
+	if (dirents) {
+		/* getdents: strace's entry count, from each record's d_reclen */
+		if (whole)
+			outbuf = e->args[ai & 7];
+		e->cap_len = count_dirents(outbuf, ret);
+		e->cap_str = STRACE_CAP_DIRENTS_COUNT;
+	}
 	if (tiny) {
 		clamp_len(n, 32);	/* STRACE_CAP_TINY */
 		e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
@@ -527,6 +553,8 @@ static __always_inline int handle_signal(int sig, struct kernel_siginfo *info)
 	e->uid = BPF_CORE_READ(info, _sifields._kill._uid);
 	e->status = BPF_CORE_READ(info, _sifields._sigchld._status);
 	e->pad = 0;
+	e->utime = BPF_CORE_READ(info, _sifields._sigchld._utime);
+	e->stime = BPF_CORE_READ(info, _sifields._sigchld._stime);
 	submit(e, sizeof(*e));
 	return 0;
 }

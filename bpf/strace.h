@@ -36,6 +36,9 @@
 #define STRACE_CAP_ISIZE(m)	(((m) >> 24) & 0xff)
 #define STRACE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)	/* a fixed-size output structure */
 #define STRACE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
+#define STRACE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
+#define STRACE_DIRENTS_MAX	1024
+#define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
 /* what makes an entry event carry copies */
 #define STRACE_CAP_AT_ENTRY	0x7f0fffULL
 
@@ -140,6 +143,8 @@ struct strace_signal {
 	__u32 uid;		/* si_uid */
 	__s32 status;		/* si_status (SIGCHLD) */
 	__u32 pad;
+	__s64 utime;		/* si_utime, si_stime (SIGCHLD), in clock ticks */
+	__s64 stime;
 };
 
 /* Per-syscall statistics (per-CPU array, index = slot). */

@@ -54,7 +54,7 @@ static const struct sysdecode_info table[] = {
 	{ "readv", D, "dxu", 'd' },
 	{ "writev", D, "dxu", 'd' },
 	{ "access", F, "pa", 'd' },
-	{ "pipe", D, "x", 'd' },
+	{ "pipe", D, "2", 'd' },
 	{ "select", D, "ixxxx", 'd' },
 	{ "sched_yield", 0, "", 'd' },
 	{ "mremap", M, "xuuix", 'x' },
@@ -104,13 +104,13 @@ static const struct sysdecode_info table[] = {
 	{ "msgsnd", I, "ixui", 'd' },
 	{ "msgrcv", I, "ixuli", 'd' },
 	{ "msgctl", I, "iix", 'd' },
-	{ "fcntl", D, "dfx", 'd' },
+	{ "fcntl", D, "df7", 'd' },
 	{ "flock", D, "di", 'd' },
 	{ "fsync", D, "d", 'd' },
 	{ "fdatasync", D, "d", 'd' },
 	{ "truncate", F, "pl", 'd' },
 	{ "ftruncate", D, "dl", 'd' },
-	{ "getdents", D, "dxu", 'd' },
+	{ "getdents", D, "d6u", 'd' },
 	{ "getcwd", F, "Ru", 'd' },
 	{ "chdir", F, "p", 'd' },
 	{ "fchdir", D, "d", 'd' },
@@ -163,7 +163,7 @@ static const struct sysdecode_info table[] = {
 	{ "rt_sigtimedwait", S, "xxxu", 'd' },
 	{ "rt_sigqueueinfo", S | P, "igx", 'd' },
 	{ "rt_sigsuspend", S, "xu", 'd' },
-	{ "sigaltstack", S, "xx", 'd' },
+	{ "sigaltstack", S, "45", 'd' },
 	{ "utime", F, "px", 'd' },
 	{ "mknod", F, "pmx", 'd' },
 	{ "personality", 0, "x", 'x' },
@@ -205,7 +205,7 @@ static const struct sysdecode_info table[] = {
 	{ "sched_setaffinity", 0, "iux", 'd' },
 	{ "sched_getaffinity", 0, "iux", 'd' },
 	{ "epoll_create", D, "i", 'f' },
-	{ "getdents64", D, "dxu", 'd' },
+	{ "getdents64", D, "d6u", 'd' },
 	{ "set_tid_address", 0, "x", 'd' },
 	{ "restart_syscall", 0, "", 'd' },
 	{ "fadvise64", D, "dllB", 'd' },
@@ -263,9 +263,9 @@ static const struct sysdecode_info table[] = {
 	{ "accept4", N, "dxxK", 'f' },
 	{ "signalfd4", D | S, "dxux", 'f' },
 	{ "eventfd2", D, "ux", 'f' },
-	{ "epoll_create1", D, "x", 'f' },
-	{ "dup3", D, "dio", 'f' },
-	{ "pipe2", D, "xo", 'd' },
+	{ "epoll_create1", D, "8", 'f' },
+	{ "dup3", D, "di0", 'f' },
+	{ "pipe2", D, "20", 'd' },
 	{ "inotify_init1", D, "x", 'f' },
 	{ "preadv", D, "dxul", 'd' },
 	{ "pwritev", D, "dxul", 'd' },
@@ -432,13 +432,16 @@ int sysdecode__struct_size(char kind)
 	case 'J': case 'L': return 16;	/* struct rlimit64 */
 	case 'n': return 16;	/* struct timespec */
 	case 'Y': return 4;	/* int */
+	case '2': return 8;	/* int[2] */
+	case '4': case '5': return 24;	/* stack_t */
+	case '7': return 32;	/* struct flock */
 	}
 	return 0;
 }
 
 bool sysdecode__struct_out(char kind)
 {
-	return kind && strchr("SXqzLY", kind);
+	return kind && strchr("SXqzLY25", kind);
 }
 
 unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
@@ -461,6 +464,10 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
 			continue;
 		}
 		switch (in->args[i]) {
+		case '6':	/* count the entries at exit */
+			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
+				m |= (unsigned long long)(i + 1) << 32 | SYSDECODE_CAP_DIRENTS;
+			break;
 		case 'G':
 			if (!SYSDECODE_CAP_IN(m))
 				m |= (unsigned int)(i + 1) << 8 | SYSDECODE_CAP_IN_STRUCT;
@@ -621,12 +628,13 @@ struct flag {
 #define FL(x) { x, #x }
 
 static const struct flag open_flags[] = {
+	/* in strace's order */
 	FL(O_CREAT), FL(O_EXCL), FL(O_NOCTTY), FL(O_TRUNC), FL(O_APPEND), FL(O_NONBLOCK),
 	FL(O_SYNC), FL(O_DSYNC), FL(O_ASYNC), FL(O_DIRECT),
 	/* glibc defines O_LARGEFILE as 0 on 64-bit; the kernel's bit: */
 	{ 0100000, "O_LARGEFILE" },
-	FL(O_DIRECTORY), FL(O_NOFOLLOW), FL(O_NOATIME), FL(O_CLOEXEC), FL(O_PATH),
-	{ 020000000, "__O_TMPFILE" }, { 0 },
+	FL(O_NOFOLLOW), FL(O_NOATIME), FL(O_CLOEXEC), FL(O_PATH),
+	{ 020000000, "__O_TMPFILE" }, FL(O_DIRECTORY), { 0 },
 };
 static const struct flag at_flags[] = {
 	FL(AT_SYMLINK_NOFOLLOW), FL(AT_REMOVEDIR), FL(AT_SYMLINK_FOLLOW), FL(AT_NO_AUTOMOUNT),
@@ -711,12 +719,17 @@ static void value(struct sbuf *b, const struct flag *t, long long v)
 
 static void signal_name(struct sbuf *b, int sig)
 {
-	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+	const char *abbrev = sig > 0 && sig < 32 ? sigabbrev_np(sig) : NULL;
 
-	if (abbrev)
+	/* the kernel's real-time range, as strace names it (glibc keeps 32, 33) */
+	if (sig == SIGIO)	/* glibc: POLL; strace: IO */
+		sbuf__printf(b, "SIGIO");
+	else if (abbrev)
 		sbuf__printf(b, "SIG%s", abbrev);
-	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		sbuf__printf(b, "SIGRT_%d", sig - SIGRTMIN);
+	else if (sig == 32)
+		sbuf__printf(b, "SIGRTMIN");
+	else if (sig > 32 && sig <= 64)
+		sbuf__printf(b, "SIGRT_%d", sig - 32);
 	else
 		sbuf__printf(b, "%d", sig);
 }
@@ -896,6 +909,18 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 	case 'O':
 		sbuf__printf(b, "%#llx", v);
 		break;
+	case '8':
+		bits(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		break;
+	case '9':
+		value(b, (const struct flag[]){ { 0, "IPPROTO_IP" }, { 1, "IPPROTO_ICMP" },
+				{ 6, "IPPROTO_TCP" }, { 17, "IPPROTO_UDP" }, { 41, "IPPROTO_IPV6" },
+				{ 58, "IPPROTO_ICMPV6" }, { 132, "IPPROTO_SCTP" }, { 255, "IPPROTO_RAW" },
+				{ 262, "IPPROTO_MPTCP" }, { 0, NULL } }, (int)v);
+		break;
+	case '0':	/* O_* flags without an access mode (pipe2, dup3) */
+		bits(b, open_flags, v, "0");
+		break;
 	case 'j':
 		value(b, clocks, (int)v);
 		break;
@@ -1033,7 +1058,9 @@ static void print_sigset(struct sbuf *b, unsigned long long set)
 			continue;
 		sbuf__printf(b, "%s", first ? "" : " ");
 		first = false;
-		if (sig < 32 && (n = sigabbrev_np(sig)))
+		if (sig == SIGIO)
+			sbuf__printf(b, "IO");
+		else if (sig < 32 && (n = sigabbrev_np(sig)))
 			sbuf__printf(b, "%s", n);
 		else if (sig == 32)
 			sbuf__printf(b, "RTMIN");
@@ -1181,6 +1208,31 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 	case 'G':
 		print_sockaddr(b, d, len);
 		break;
+	case '2':
+		sbuf__printf(b, "[%d, %d]", (int)get32(d), (int)get32(d + 4));
+		break;
+	case '4':
+	case '5': {
+		unsigned int fl = get32(d + 8);
+
+		sbuf__printf(b, "{ss_sp=%#llx, ss_flags=", get64(d));
+		bits(b, (const struct flag[]){ { 1, "SS_ONSTACK" }, { 2, "SS_DISABLE" },
+					      { 1U << 31, "SS_AUTODISARM" }, { 0 } }, fl, "0");
+		sbuf__printf(b, ", ss_size=%llu}", get64(d + 16));
+		break;
+	}
+	case '7': {
+		short type = (short)get32(d), wh = (short)(get32(d) >> 16);
+
+		sbuf__printf(b, "{l_type=");
+		value(b, (const struct flag[]){ { F_RDLCK, "F_RDLCK" }, { F_WRLCK, "F_WRLCK" },
+					       { F_UNLCK, "F_UNLCK" }, { 0, NULL } }, type);
+		sbuf__printf(b, ", l_whence=");
+		value(b, whence, wh);
+		sbuf__printf(b, ", l_start=%lld, l_len=%lld}", (long long)get64(d + 8),
+			     (long long)get64(d + 16));
+		break;
+	}
 	}
 }
 
@@ -1268,7 +1320,7 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		return;
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
-	case 'J': case 'L': case 'n': case 'Y':
+	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7':
 		if (!v)
 			sbuf__printf(b, "NULL");
 		else if (cap && cap->valid && cap->len > 0 &&

@@ -44,6 +44,10 @@ enum {
  *   n timespec (input)  Q sigaction (input)  Z sigset (input)   J rlimit (input)
  *   S stat (output)     X statx (output)     q sigaction (output)
  *   z sigset (output)   L rlimit (output)    Y wait status (output)
+ *   2 int[2] (output: pipe)   4 stack_t (input)   5 stack_t (output)
+ *   7 struct flock (input)    6 dirent buffer: its entries counted at exit
+ *   0 O_* flags without an access mode (pipe2, dup3)
+ *   8 epoll_create1 flags      9 IPPROTO_* (socket's protocol for inet families)
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */
@@ -79,6 +83,7 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in);
 #define SYSDECODE_CAP_ISIZE(m)	(((m) >> 24) & 0xff)
 #define SYSDECODE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)
 #define SYSDECODE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
+#define SYSDECODE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
 /* Bytes copied of a structure kind (above); 0: not a structure. */
 int sysdecode__struct_size(char kind);
 /* Is kind an output structure? */

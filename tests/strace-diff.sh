@@ -6,7 +6,7 @@
 # strace-lite reproduces exactly, and the share of its calls (name, return
 # value, errno) that it reproduces.
 #   tests/strace-diff.sh [-k] [-v] [NAME...]   (root; NAME from the list below)
-#   -k keeps the traces in $DIFF_DIR (default a temporary directory)
+#   -k keeps the traces (in $DIFF_DIR if set, else a temporary directory)
 #   -v prints strace's lines that strace-lite does not reproduce
 # Output: one "NAME lines PCT calls PCT (N strace lines)" row per command.
 #
@@ -14,8 +14,10 @@
 #  1. the column strace pads " = " to is dropped (runs of spaces before " = ");
 #  2. addresses: hex numbers of 6 or more digits are "0xADDR";
 #  3. process ids (the "[pid N]" and "N " prefixes, what clone, fork,
-#     vfork, wait4, getpid, gettid, getppid and set_tid_address return and
-#     wait4's first argument) are numbered by first appearance: "PID1", ...;
+#     vfork, wait4, getpid, gettid, getppid and set_tid_address return,
+#     rt_sigreturn's (the interrupted wait4's), wait4's first argument and
+#     si_pid)
+#     are numbered by first appearance: "PID1", ...;
 #  4. strace's "<unfinished ...>" and "<... NAME resumed>" halves are
 #     joined into one line (strace-lite prints a call once, at its exit);
 #  5. lines are compared as a multiset: concurrent processes interleave
@@ -36,9 +38,14 @@ while getopts kv o; do
 	esac
 done
 shift $((OPTIND - 1))
-DIR=${DIFF_DIR:-$(mktemp -d)}
+# a directory given in DIFF_DIR is kept, a temporary one unless -k
+if [ -n "${DIFF_DIR:-}" ]; then
+	DIR=$DIFF_DIR
+	KEEP=1
+else
+	DIR=$(mktemp -d)
+fi
 mkdir -p "$DIR"
-[ "$KEEP" = 1 ] || trap 'rm -rf "$DIR"' EXIT
 PY=/usr/bin/python3
 
 # The commands: NAME|strace options|command (run by bash -c in $DIR/work).
@@ -104,13 +111,17 @@ normalise() {	# trace file -> normalised lines
 			else line = rest
 		}
 		# rule 3: pids returned by clone, fork, vfork, wait4
-		if (match(line, /^(clone|clone3|fork|vfork|wait4|getpid|gettid|getppid|set_tid_address)\(.*\) += [0-9]+/)) {
+		if (match(line, /^(clone|clone3|fork|vfork|wait4|getpid|gettid|getppid|set_tid_address|rt_sigreturn)\(.*\) += [0-9]+/)) {
 			n = line; sub(/.* = /, "", n); sub(/[^0-9].*/, "", n)
 			if (n != "") { pn = pidname(n); sub(/ += [0-9]+/, " = " pn, line) }
 		}
 		if (match(line, /^wait4\([0-9]+,/)) {
 			n = substr(line, 7); sub(/,.*/, "", n)
 			line = "wait4(" pidname(n) substr(line, 7 + length(n))
+		}
+		if (match(line, /si_pid=[0-9]+/)) {
+			n = substr(line, RSTART + 7, RLENGTH - 7)
+			line = substr(line, 1, RSTART + 6) pidname(n) substr(line, RSTART + RLENGTH)
 		}
 		# rule 1: the column
 		gsub(/ +=/, " =", line)

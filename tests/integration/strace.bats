@@ -490,3 +490,15 @@ c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
 	strace -y -e trace=openat,read,close -o "$s" cat "$f" >/dev/null
 	diff <(grep -F "$d" "$s" | sed -E 's/ +=/ =/') <(grep -F "$d" "$t" | sed -E 's/ +=/ =/')
 }
+
+@test "strace: beside strace on real commands, >= 95% of its lines and >= 99% of its calls identical" {
+	command -v strace >/dev/null || skip "no strace"
+	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	run "$ROOT/tests/strace-diff.sh"
+	echo "$output"
+	[ "$status" = 0 ]
+	# ls, cat, python, pipeline (-f), tcp (-f), tar, sqlite
+	[ "$(echo "$output" | grep -c ' lines ')" = 7 ]
+	echo "$output" | awk '{ sub("%", "", $3); sub("%", "", $5);
+		if ($3 + 0 < 95 || $5 + 0 < 99) { print "below: " $0; bad = 1 } } END { exit bad }'
+}

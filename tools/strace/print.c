@@ -5,7 +5,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -165,9 +167,15 @@ static char arg_kind(const struct sysdecode_info *in, const struct strace_enter 
 			return 'i';
 		case F_SETSIG:
 			return 'g';
+		case F_GETLK: case F_SETLK: case F_SETLKW:
+		case F_OFD_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW:
+			return '7';
 		}
 		return 'x';
 	}
+	if (!strcmp(in->name, "socket") && i == 2 &&
+	    (e->args[0] == AF_INET || e->args[0] == AF_INET6))
+		return '9';
 	if (!strcmp(in->name, "futex")) {
 		int cmd = e->args[1] & 0x7f;
 
@@ -194,6 +202,35 @@ static char arg_kind(const struct sysdecode_info *in, const struct strace_enter 
 	return kind;
 }
 
+/* x86_64 clone(flags, stack, parent_tid, child_tid, tls) in strace's named form. */
+static int clone_args(const struct strace_enter *e)
+{
+	unsigned long long fl = e->args[0];
+	int n = 0;
+
+	sbuf__reset(&args[n]);
+	if (e->args[1])
+		sbuf__printf(&args[n++], "child_stack=%#llx", (unsigned long long)e->args[1]);
+	else
+		sbuf__printf(&args[n++], "child_stack=NULL");
+	sbuf__reset(&args[n]);
+	sbuf__printf(&args[n], "flags=");
+	sysdecode__flags(&args[n++], 'c', fl);
+	if (fl & CLONE_PARENT_SETTID) {
+		sbuf__reset(&args[n]);
+		sbuf__printf(&args[n++], "parent_tid=%#llx", (unsigned long long)e->args[2]);
+	}
+	if (fl & CLONE_SETTLS) {
+		sbuf__reset(&args[n]);
+		sbuf__printf(&args[n++], "tls=%#llx", (unsigned long long)e->args[4]);
+	}
+	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		sbuf__reset(&args[n]);
+		sbuf__printf(&args[n++], "child_tidptr=%#llx", (unsigned long long)e->args[3]);
+	}
+	return n;
+}
+
 /* Decode the arguments of an entry into args[]; returns how many. */
 static int decode_args(const struct strace_enter *e, const struct strace_exit *x)
 {
@@ -211,6 +248,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 
 		if (!kind)
 			continue;
+		if (kind == 'c' && i == 0 && !strcmp(in->name, "clone"))
+			return clone_args(e);
 		shown++;
 		sbuf__reset(arg);
 		/* two values strace names that no kind letter covers */
@@ -244,6 +283,12 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			cap.data = x->cap;
 			cap.len = x->cap_len - 1;
 			cap.more = x->cap_len >= STRACE_STR_MAX;
+		}
+		if (kind == '6') {	/* getdents: the address and strace's entry count */
+			sysdecode__arg(arg, &o, 'x', v, NULL, 0);
+			if (x && x->cap_str == STRACE_CAP_DIRENTS_COUNT)
+				sbuf__printf(arg, " /* %d entries */", x->cap_len);
+			continue;
 		}
 		if (sysdecode__struct_out(kind) && x && x->cap_len > 0 && !x->cap_str) {
 			cap.valid = true;
@@ -404,10 +449,10 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 		sbuf__putn(&line, ")", 1);
 		/* strace puts " = " at column 40 (its -a 40) */
 		sbuf__pad(&line, 39);
-		if (x && !ret_special(in, e, x))
-			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
-		else
+		if (!x)
 			sysdecode__ret(&line, &o, 'n', 0);
+		else if (!ret_special(in, e, x))
+			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
 		if (x && cfg.durations) {
 			__u64 d = x->h.ts - e->h.ts;
 
@@ -612,7 +657,8 @@ static void on_signal(const struct strace_signal *x)
 	if (has_pid)
 		sbuf__printf(&line, ", si_pid=%d, si_uid=%u", x->pid, x->uid);
 	if (x->signo == SIGCHLD && x->code > 0)
-		sbuf__printf(&line, ", si_status=%d", x->status);
+		sbuf__printf(&line, ", si_status=%d, si_utime=%lld, si_stime=%lld", x->status,
+			     (long long)x->utime, (long long)x->stime);
 	sbuf__printf(&line, "} ---");
 	emit_line(&line);
 }
