@@ -152,16 +152,26 @@ static __always_inline int read_args(struct pt_regs *regs, bool ia32, __u64 *arg
 }
 
 /*
- * Clamp a copy's length to max on the register the helper call then
- * uses: a C bound check on a 32-bit copy of the value (or a compiler
- * that reuses another register holding it) leaves the call's register
- * unbounded for the verifier ("invalid access to memory").
+ * Clamp a copy's length (or an index) to max on the register the helper
+ * call then uses: a C bound check on a 32-bit copy of the value (or on
+ * another register the compiler keeps it in) leaves the call's register
+ * unbounded for the verifier ("invalid access to memory"). The mask first
+ * (a no-op: every value clamped here is at most max) makes it non-negative
+ * for verifiers that link it with a signed value ("min value is negative").
  */
-#define __clamp_str(x) #x
 _Static_assert(STRACE_STR_MAX == 256 && STRACE_CAP_TINY == 32, "clamp_len() literals");
-#define clamp_len(n, max)						\
-	asm volatile("if %[v] <= " __clamp_str(max) " goto +1;"	\
+#define __clamp_str(x) #x
+#define clamp_len(n, max, mask)						\
+	asm volatile("%[v] &= " __clamp_str(mask) ";"			\
+		     "if %[v] <= " __clamp_str(max) " goto +1;"		\
 		     "%[v] = " __clamp_str(max) : [v] "+r"(n))
+
+/* args[i], i bounded on the register that indexes (i past 5: args[5]) */
+static __always_inline __u64 arg_at(const __u64 *args, __u64 i)
+{
+	clamp_len(i, 5, 7);
+	return args[i];
+}
 
 static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 {
@@ -176,7 +186,7 @@ static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, _
 	char *dst = k ? e->cap[1] : e->cap[0];
 	__u64 n = count < max ? count : max;
 
-	clamp_len(n, 256);
+	clamp_len(n, 256, 0x1ff);
 	e->cap_len[k & 1] = bpf_probe_read_user(dst, n, (void *)ptr) ? -14 : (int)n;
 }
 
@@ -218,7 +228,7 @@ static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __
 		n |= STRACE_ARGV_MORE;
 out:
 	if (envc && arg < 5)
-		n |= count_env(e->args[(arg + 1) & 7]) << STRACE_ENVC_SHIFT;
+		n |= count_env(arg_at(e->args, arg + 1)) << STRACE_ENVC_SHIFT;
 	e->cap_len[k & 1] = n;
 }
 
@@ -331,23 +341,23 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		if (in && in < 6 && k < STRACE_CAPS) {
 			e->cap_arg[k & 1] = in - 1;
 			/* a structure (sockaddr) whatever -s is */
-			copy_buf(e, k, e->args[(in - 1) & 7], e->args[in & 7],
+			copy_buf(e, k, arg_at(e->args, in - 1), arg_at(e->args, in),
 				 cap & STRACE_CAP_IN_STRUCT ? STRACE_STR_MAX : cfg_strsize);
 			k++;
 		}
 		in = STRACE_CAP_ISTRUCT(cap);
 		if (in && in <= 6 && k < STRACE_CAPS) {
 			e->cap_arg[k & 1] = in - 1;
-			copy_buf(e, k, e->args[(in - 1) & 7], STRACE_CAP_ISIZE(cap), STRACE_STR_MAX);
+			copy_buf(e, k, arg_at(e->args, in - 1), STRACE_CAP_ISIZE(cap), STRACE_STR_MAX);
 			k++;
 		}
 	}
 	in = STRACE_CAP_ARGV(cap);
 	if (big && in && in <= 6 && k < STRACE_CAPS)
-		copy_argv(e, k, in - 1, e->args[(in - 1) & 7], cap & STRACE_CAP_ENVC);
+		copy_argv(e, k, in - 1, arg_at(e->args, in - 1), cap & STRACE_CAP_ENVC);
 	in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
 	if (in && in <= 6 && !(t->flags & TASK_RETRY_STR))
-		t->outbuf = e->args[(in - 1) & 7];
+		t->outbuf = arg_at(e->args, in - 1);
 	submit(e, big ? sizeof(*e) : STRACE_ENTER_SMALL);
 	return 0;
 }
@@ -365,6 +375,36 @@ static __always_inline int count_dirents(__u64 buf, long len)
 		off += reclen;
 	}
 	return n;
+}
+
+/* The fixed part of an exit record; for a whole call its arguments, *outbuf from them. */
+static __always_inline int fill_exit(struct strace_exit *e, struct pt_regs *regs,
+				     struct strace_task *t, __u32 slot, __u64 id_tgid, __u64 now,
+				     long ret, bool whole, __u32 ai, __u64 *outbuf, bool dirents)
+{
+	e->h.type = whole ? EV_CALL : EV_EXIT;
+	e->h.slot = slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = (__u32)id_tgid;
+	e->h.ts = now;
+	e->enter_ts = t->enter_ns;
+	if (whole) {
+		if (read_args(regs, slot >= STRACE_IA32, e->args))
+			return -1;
+		/* an output buffer: its address from the saved registers */
+		if (ai < 6)
+			*outbuf = arg_at(e->args, ai);
+	}
+	e->ret = ret;
+	e->cap_len = 0;
+	e->cap_arg = 0xff;
+	e->cap_str = 0;
+	if (dirents) {
+		/* getdents: strace's entry count, from each record's d_reclen */
+		e->cap_len = count_dirents(*outbuf, ret);
+		e->cap_str = STRACE_CAP_DIRENTS_COUNT;
+	}
+	return 0;
 }
 
 static __always_inline int handle_exit(struct pt_regs *regs, long ret)
@@ -426,58 +466,57 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	/* a short output (a 1-byte read) goes in a short record */
 	if (osize && !retry)
 		n = osize;
-	else
+	else if (ret > 0)
 		n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
+	else	/* nothing to copy; and no negative length for older verifiers */
+		n = 0;
 	tiny = big && !retry && n <= STRACE_CAP_TINY;
-	if (tiny)
+	/*
+	 * Each record size has its own branch, reservation to submission: an
+	 * older verifier does not relate a size chosen in one branch to a copy
+	 * made in another (the flags spill to the stack and lose their value).
+	 */
+	if (tiny) {
 		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL + STRACE_CAP_TINY, 0);
-	else if (big)
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	else
-		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL, 0);
-	if (!e) {
-		lose(id_tgid >> 32);
-		return 0;
-	}
-	e->h.type = whole ? EV_CALL : EV_EXIT;
-	e->h.slot = slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = tid;
-	e->h.ts = now;
-	e->enter_ts = t->enter_ns;
-	if (whole) {
-		if (read_args(regs, slot >= STRACE_IA32, e->args)) {
+		if (!e)
+			goto lost;
+		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, false)) {
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
-		/* an output buffer: its address from the saved registers */
-		if (big)
-			outbuf = e->args[ai & 7];	/* ai < 6 when big */
-		retry = false;
-	}
-	e->ret = ret;
-	e->cap_len = 0;
-	e->cap_arg = 0xff;
-	e->cap_str = 0;
-	if (dirents) {
-		/* getdents: strace's entry count, from each record's d_reclen */
-		if (whole)
-			outbuf = e->args[ai & 7];
-		e->cap_len = count_dirents(outbuf, ret);
-		e->cap_str = STRACE_CAP_DIRENTS_COUNT;
-	}
-	if (tiny) {
-		clamp_len(n, 32);	/* STRACE_CAP_TINY */
+		clamp_len(n, 32, 0x3f);	/* STRACE_CAP_TINY */
 		e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
-	} else if (big && retry) {
-		e->cap_arg = t->retry_arg;
-		e->cap_str = 1;
-		e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
+		submit(e, STRACE_EXIT_SMALL + STRACE_CAP_TINY);
 	} else if (big) {
-		clamp_len(n, 256);	/* STRACE_STR_MAX */
-		e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e)
+			goto lost;
+		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, false)) {
+			bpf_ringbuf_discard(e, 0);
+			return 0;
+		}
+		if (retry && !whole) {
+			e->cap_arg = t->retry_arg;
+			e->cap_str = 1;
+			e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
+		} else {
+			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */
+			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		}
+		submit(e, sizeof(*e));
+	} else {
+		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL, 0);
+		if (!e)
+			goto lost;
+		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, dirents)) {
+			bpf_ringbuf_discard(e, 0);
+			return 0;
+		}
+		submit(e, STRACE_EXIT_SMALL);
 	}
-	submit(e, tiny ? STRACE_EXIT_SMALL + STRACE_CAP_TINY : big ? sizeof(*e) : STRACE_EXIT_SMALL);
+	return 0;
+lost:
+	lose(id_tgid >> 32);
 	return 0;
 }
 
