@@ -845,7 +845,36 @@ static void named(struct sbuf *b, const struct flag *t, unsigned long long v, bo
 	sbuf__printf(b, hex ? "%#llx" : "%llu", v);
 }
 
+int sysdecode__style = SYSDECODE_ABBREV;
+
+static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v);
+
+/*
+ * -X raw and verbose, as strace: flags in hex, values in decimal (requests
+ * and codes in hex), and with verbose the names in a comment.
+ */
 void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
+{
+	struct sbuf names = { 0 };
+	size_t start = b->len;
+
+	if (sysdecode__style == SYSDECODE_ABBREV || strchr("mOx", kind)) {
+		flags_abbrev(b, kind, v);
+		return;
+	}
+	if (strchr("gkfhejBHC9", kind))
+		sbuf__printf(b, "%d", (int)v);
+	else
+		sbuf__printf(b, "%#llx", v);
+	if (sysdecode__style != SYSDECODE_VERBOSE)
+		return;
+	flags_abbrev(&names, kind, v);
+	if (names.p && strcmp(names.p, b->p + start))
+		sbuf__printf(b, " /* %s */", names.p);
+	sbuf__free(&names);
+}
+
+static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 {
 	switch (kind) {
 	case 'o': {
@@ -1271,7 +1300,11 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		return;
 	case 'D':
 		if ((int)v == AT_FDCWD) {
-			sbuf__printf(b, "AT_FDCWD");
+			if (sysdecode__style == SYSDECODE_ABBREV)
+				sbuf__printf(b, "AT_FDCWD");
+			else
+				sbuf__printf(b, sysdecode__style == SYSDECODE_RAW ? "%d" :
+					     "%d /* AT_FDCWD */", AT_FDCWD);
 			/* -y: strace adds the cwd */
 			const char *cwd = o->fd_paths && o->tgid && o->fd_path ?
 					  o->fd_path(o->tgid, AT_FDCWD) : NULL;

@@ -124,6 +124,10 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
  * a file name cannot forge a line or a terminal sequence.
  */
 void sysdecode__quote_fd_path(struct sbuf *b, const char *s, size_t len);
+/* -X: constants as names (abbrev), numbers (raw) or both (verbose). */
+enum { SYSDECODE_ABBREV, SYSDECODE_RAW, SYSDECODE_VERBOSE };
+extern int sysdecode__style;
+
 /* Flags as "O_RDONLY|O_CLOEXEC" etc., by kind letter. */
 void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v);
 /*

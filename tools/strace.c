@@ -397,7 +397,7 @@ static void set_rodata(void)
 	if (!cfg.mask_set)
 		memset(cfg.mask, 0xff, sizeof(cfg.mask));
 	memcpy((void *)skel->rodata->cfg_mask, cfg.mask, sizeof(cfg.mask));
-	if (cfg.fd_paths && !skel->rodata->cfg_summary) {
+	if (TRACK_FDS && !skel->rodata->cfg_summary) {
 		/*
 		 * -y: follow opens, dups and closes even when -e trace= leaves
 		 * them trace_out, so that fds are named from the calls, not from /proc
@@ -446,14 +446,14 @@ int main(int argc, char **argv)
 		msg__fail(-errno, "run '%s'", cfg.cmd[0]);
 		return EXIT_FAIL;
 	}
-	if (cfg.output) {
+	if (cfg.output && !cfg.ff) {
 		trace_out = fopen(cfg.output, "we");	/* close-on-exec: not the command's */
 		if (!trace_out) {
 			msg__fail(-errno, "open output file '%s'", cfg.output);
 			return EXIT_FAIL;
 		}
 		setvbuf(trace_out, NULL, _IOFBF, OUT_BUF);
-	} else if (env.json) {
+	} else if (env.json && !cfg.ff) {
 		trace_out = stdout;
 	} else {
 		trace_out = stderr;
@@ -502,7 +502,7 @@ int main(int argc, char **argv)
 		}
 	}
 	/* strace says nothing before a command's trace, nor into a file */
-	if (!cfg.cmd && !cfg.output)
+	if (!cfg.cmd && !cfg.output && !cfg.quiet)
 		tool__tracing("system calls");
 	if (cfg.cmd) {
 		err = release_child();
@@ -537,9 +537,10 @@ int main(int argc, char **argv)
 			     128 + WTERMSIG(child_status);
 	}
 out:
+	print__close();
 	ring_buffer__free(rb);
 	strace_bpf__destroy(skel);
-	if (trace_out && trace_out != stdout)
+	if (trace_out && trace_out != stdout && trace_out != stderr)
 		fclose(trace_out);
 	if (err)
 		return EXIT_FAIL;

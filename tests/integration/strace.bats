@@ -502,3 +502,84 @@ c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
 	echo "$output" | awk '{ sub("%", "", $3); sub("%", "", $5);
 		if ($3 + 0 < 95 || $5 + 0 < 99) { print "below: " $0; bad = 1 } } END { exit bad }'
 }
+
+# the lines of a trace file with strace's column and the run's addresses aside
+lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
+
+@test "strace: -X raw and -X verbose print constants as strace does" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b x
+	for x in raw verbose; do
+		strace -X $x -e trace=openat,mmap,rt_sigaction -o "$a" cat /etc/hostname >/dev/null
+		run "$BIN/strace-lite" -X $x -e trace=openat,mmap,rt_sigaction -o "$b" cat /etc/hostname
+		[ "$status" = 0 ]
+		diff <(lines_of "$a") <(lines_of "$b")
+	done
+	grep -Eq '^openat\(-100 /\* AT_FDCWD \*/, "/etc/hostname", 0 /\* O_RDONLY \*/\) = [0-9]+$' <(lines_of "$b")
+	expect_fail 2 "invalid -X format 'bogus'" "$BIN/strace-lite" -X bogus true
+}
+
+@test "strace: -P PATH shows only the calls that touch PATH, as strace does" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	strace -P /etc/hostname -o "$a" cat /etc/passwd /etc/hostname /etc/services >/dev/null
+	run "$BIN/strace-lite" -P /etc/hostname -o "$b" cat /etc/passwd /etc/hostname /etc/services
+	[ "$status" = 0 ]
+	cat "$b"
+	grep -Eq '^openat\(AT_FDCWD, "/etc/hostname", O_RDONLY\) = [0-9]+$' <(lines_of "$b")
+	run grep -c passwd "$b"
+	[ "$output" = 0 ]
+	diff <(lines_of "$a") <(lines_of "$b")
+}
+
+@test "strace: -ff -o FILE writes FILE.PID per process, without pid prefixes" {
+	local d=$BATS_TEST_TMPDIR/ff f n
+	mkdir -p "$d"
+	run "$BIN/strace-lite" -ff -e trace=execve,exit_group -o "$d/t" sh -c '/bin/true; /bin/true'
+	[ "$status" = 0 ]
+	[ ! -e "$d/t" ]
+	n=$(ls "$d" | grep -c '^t\.[0-9]*$')
+	[ "$n" = 3 ]
+	for f in "$d"/t.*; do
+		cat "$f"
+		[ "$(grep -c '^execve(' "$f")" = 1 ]
+		[ "$(tail -1 "$f")" = "+++ exited with 0 +++" ]
+		run grep -Ec '^(\[pid|[0-9]+ )' "$f"
+		[ "$output" = 0 ]
+	done
+}
+
+@test "strace: -q, -qq, -e signal=, legacy class names, -k" {
+	local t=$BATS_TEST_TMPDIR/t.txt u=$BATS_TEST_TMPDIR/u.txt
+	# -qq: no exit lines
+	run "$BIN/strace-lite" -qq -e trace=exit_group -o "$t" true
+	[ "$status" = 0 ]
+	[ "$(cat "$t")" = "exit_group(0) = ?" ] || [ "$(sed -E 's/ +=/ =/' "$t")" = "exit_group(0) = ?" ]
+	# -e signal=: only the signals asked for
+	run "$BIN/strace-lite" -e trace=none -e signal=USR1 -o "$t" sh -c 'trap true USR1 USR2; kill -USR2 $$; kill -USR1 $$'
+	cat "$t"
+	[ "$(grep -c '^--- SIGUSR1 ' "$t")" = 1 ]
+	[ "$(grep -c '^---' "$t")" = 1 ]
+	run "$BIN/strace-lite" -e trace=none -e 'signal=!SIGUSR1' -o "$t" sh -c 'trap true USR1 USR2; kill -USR2 $$; kill -USR1 $$'
+	[ "$(grep -c '^--- SIGUSR2 ' "$t")" = 1 ]
+	[ "$(grep -c '^--- SIGUSR1 ' "$t")" = 0 ]
+	expect_fail 2 "invalid signal 'NOSUCH'" "$BIN/strace-lite" -e signal=NOSUCH true
+	# trace=file is trace=%file
+	"$BIN/strace-lite" -e trace=file -o "$t" cat /etc/hostname >/dev/null
+	"$BIN/strace-lite" -e trace=%file -o "$u" cat /etc/hostname >/dev/null
+	grep -q '^openat(AT_FDCWD, "/etc/hostname"' "$t"
+	diff <(lines_of "$t") <(lines_of "$u")
+	# -q: no banner with -p
+	local go p
+	go=$(make_go)
+	"$SL" -n 10 -r 0 -w 0 -F 0 -g "$go" >/dev/null &
+	p=$!
+	WLP=$p
+	run --separate-stderr timeout 1 "$BIN/strace-lite" -q -c -p "$p"
+	grep -q '^% time ' <<<"$stderr"	# it ran: its summary at SIGTERM
+	run grep -c "Hit Ctrl-C" <<<"$stderr"
+	[ "$output" = 0 ]
+	go "$go"
+	wait "$p"
+	expect_fail 2 "-k is not supported" "$BIN/strace-lite" -k true
+}

@@ -106,7 +106,7 @@ void fds__track(const struct strace_enter *e, const struct strace_exit *x, bool 
 	const struct sysdecode_info *in = print__slot_info(e->h.slot);
 	const char *name;
 
-	if (!cfg.fd_paths || !in || !x || e->h.slot >= STRACE_IA32 || x->ret < 0)
+	if (!TRACK_FDS || !in || !x || e->h.slot >= STRACE_IA32 || x->ret < 0)
 		return;
 	name = in->name;
 	if (in->ret == 'f' && before) {
@@ -166,7 +166,7 @@ void fds__snapshot(pid_t tgid)
 	DIR *dp;
 	int fd;
 
-	if (!cfg.fd_paths)
+	if (!TRACK_FDS)
 		return;
 	fds__known(tgid, AT_FDCWD);	/* its cwd, while it is there to read */
 	snprintf(dir, sizeof(dir), "/proc/%d/fd", tgid);

@@ -5,11 +5,13 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <strings.h>
 #include "syscalls.h"
 #include "strace_lite.h"
 
-struct strace_cfg cfg = { .strsize = 32 };
+struct strace_cfg cfg = { .strsize = 32, .signals = ~0ULL };
 
 enum {
 	OPT_SUMMARY_ONLY = 'c', OPT_SUMMARY = 'C', OPT_SORT = 'S', OPT_HIST = 'L',
@@ -34,10 +36,10 @@ static const struct argp_option options[] = {
 	{ "summary-sort-by", 'S', "SORTBY", 0, "Sort the summary by time (default), calls, name, errors or nothing", 0 },
 	{ "histogram", 'L', NULL, 0, "With -c/-C: a log2 latency histogram per syscall", 0 },
 	{ "summary-wall-clock", 'w', NULL, 0, "Accepted for strace's habit: -c time is always wall time, entry to exit", 0 },
-	{ "follow-forks", 'f', NULL, 0, "Trace children and threads as they are created", 0 },
+	{ "follow-forks", 'f', NULL, 0, "Trace children and threads as they are created; -ff with -o: a file per process", 0 },
 	{ "attach", 'p', "PID[,PID...]", 0, "Attach to these processes (all their threads)", 0 },
 	{ "user", 'u', "USER", 0, "Run the command as this user (name or uid); without a command, trace every process of the user", 0 },
-	{ "expr", 'e', "EXPR", 0, "trace=[!]NAME|%CLASS,... or status=successful|failed", 0 },
+	{ "expr", 'e', "EXPR", 0, "trace=[!]NAME|%CLASS|CLASS,..., signal=[!]SIG,... or status=successful|failed|all", 0 },
 	{ "successful-only", 'z', NULL, 0, "Only calls that succeed", 0 },
 	{ "failed-only", 'Z', NULL, 0, "Only calls that fail", 0 },
 	{ "string-limit", 's', "STRSIZE", 0, "Bytes of strings and buffers shown (default 32; copies stop at 256)", 0 },
@@ -45,7 +47,11 @@ static const struct argp_option options[] = {
 	{ "absolute-timestamps", 't', NULL, 0, "Time of day on each line; -tt with microseconds, -ttt epoch", 0 },
 	{ "relative-timestamps", 'r', NULL, 0, "Time since the previous line on each line", 0 },
 	{ "syscall-times", 'T', NULL, 0, "Time spent in each call, <seconds>", 0 },
-	{ "output", 'o', "FILE", 0, "Write the trace and the summary to FILE", 0 },
+	{ "output", 'o', "FILE", 0, "Write the trace and the summary to FILE; with -ff, FILE.PID per process", 0 },
+	{ "quiet", 'q', NULL, 0, "No \"Hit Ctrl-C\" line; -qq: no \"+++ exited\" lines either", 0 },
+	{ "trace-path", 'P', "PATH", 0, "Only calls that touch PATH: a path argument or a descriptor of it (repeatable)", 0 },
+	{ "const-print-style", 'X', "FORMAT", 0, "Constants as raw numbers, abbrev (names, the default) or verbose (both)", 0 },
+	{ "stack-trace", 'k', NULL, 0, "Not supported: stacks at each call need the process stopped (ptrace); out of scope", 0 },
 	{ 0 },
 };
 
@@ -90,6 +96,15 @@ static void mask_item(__u64 *m, const char *item, bool on)
 	if (!strcmp(item, "none")) {
 		if (on)
 			memset(m, 0, sizeof(cfg.mask));
+		return;
+	}
+	/* strace's legacy class names: trace=file is trace=%file */
+	if (item[0] != '%' && sysdecode__class(item) && syscall__nr(item, false) < 0 &&
+	    syscall__nr(item, true) < 0) {
+		char pct[32];
+
+		snprintf(pct, sizeof(pct), "%%%s", item);
+		mask_item(m, pct, on);
 		return;
 	}
 	if (item[0] == '%') {
@@ -144,6 +159,45 @@ static void parse_trace(const char *list)
 	free(dup);
 }
 
+/* -e signal=[!]SIG,...: names with or without SIG, numbers, all, none */
+static void parse_signals(const char *list)
+{
+	bool neg = *list == '!';
+	char *dup, *tok, *save = NULL;
+
+	if (neg)
+		list++;
+	cfg.signals = neg ? ~0ULL : 0;
+	dup = strdup(list);
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *name = strncasecmp(tok, "SIG", 3) ? tok : tok + 3;
+		__u64 bits = 0;
+		char *end;
+		long n = strtol(tok, &end, 10);
+
+		if (!strcmp(tok, "all"))
+			bits = ~0ULL;
+		else if (!strcmp(tok, "none"))
+			bits = 0;
+		else if (!*end && end != tok && n >= 1 && n <= 64)
+			bits = 1ULL << (n - 1);
+		else {
+			for (int sig = 1; sig < 32 && !bits; sig++)
+				if (sigabbrev_np(sig) && !strcasecmp(sigabbrev_np(sig), name))
+					bits = 1ULL << (sig - 1);
+			if (!bits && !strcasecmp(name, "IO"))
+				bits = 1ULL << (SIGIO - 1);
+			if (!bits)
+				msg__usage("invalid signal '%s' in -e signal=", tok);
+		}
+		if (neg)
+			cfg.signals &= ~bits;
+		else
+			cfg.signals |= bits;
+	}
+	free(dup);
+}
+
 static void parse_expr(const char *e)
 {
 	const char *eq = strchr(e, '=');
@@ -154,6 +208,10 @@ static void parse_expr(const char *e)
 	}
 	if (!strncmp(e, "trace=", 6) || !strncmp(e, "t=", 2)) {
 		parse_trace(eq + 1);
+		return;
+	}
+	if (!strncmp(e, "signal=", 7) || !strncmp(e, "signals=", 8) || !strncmp(e, "s=", 2)) {
+		parse_signals(eq + 1);
 		return;
 	}
 	if (!strncmp(e, "status=", 7)) {
@@ -167,7 +225,7 @@ static void parse_expr(const char *e)
 			msg__usage("invalid -e status: '%s' (successful, failed or all)", eq + 1);
 		return;
 	}
-	msg__usage("invalid -e expression '%s' (trace=... or status=...)", e);
+	msg__usage("invalid -e expression '%s' (trace=..., signal=... or status=...)", e);
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -201,7 +259,29 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'w':	/* what -c measures anyway */
 		break;
 	case 'f':
+		cfg.ff = cfg.follow;	/* the second -f */
 		cfg.follow = true;
+		break;
+	case 'q':
+		cfg.quiet++;
+		break;
+	case 'P':
+		if (cfg.npaths >= MAX_PATHS)
+			msg__usage("at most %d -P paths", MAX_PATHS);
+		cfg.paths[cfg.npaths++] = arg;
+		break;
+	case 'X':
+		if (!strcmp(arg, "raw"))
+			sysdecode__style = SYSDECODE_RAW;
+		else if (!strcmp(arg, "abbrev"))
+			sysdecode__style = SYSDECODE_ABBREV;
+		else if (!strcmp(arg, "verbose"))
+			sysdecode__style = SYSDECODE_VERBOSE;
+		else
+			msg__usage("invalid -X format '%s' (raw, abbrev or verbose)", arg);
+		break;
+	case 'k':
+		msg__usage("-k is not supported: a stack at each call needs the process stopped (ptrace)");
 		break;
 	case 'p': {
 		int n = opts__num_list(arg, "PID", 1, INT_MAX, pids, MAX_PIDS - cfg.npids);
@@ -269,6 +349,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		if (cfg.hist && !cfg.summary_only && !cfg.summary)
 			msg__usage("-L needs -c or -C");
+		if (!cfg.output)	/* strace: -ff without -o is -f */
+			cfg.ff = false;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

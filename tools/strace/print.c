@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <stdio.h>
 #include <stdio_ext.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,13 +26,66 @@
  * it never splices with what the traced program writes there.
  */
 FILE *trace_out;
+static FILE *cur_out;	/* trace_out, or with -ff the file of the event's thread */
+
+/* -ff: FILE.TID per traced thread (strace's per-process files), open while it runs */
+struct ff_file {
+	struct ff_file *next;
+	__u32 tid;
+	FILE *f;
+};
+#define FF_BUCKETS 256
+static struct ff_file *ff_files[FF_BUCKETS];
+
+static FILE *ff_open(__u32 tid)
+{
+	struct ff_file **pp = &ff_files[tid % FF_BUCKETS], *e;
+	char path[PATH_MAX];
+
+	for (e = *pp; e; e = e->next)
+		if (e->tid == tid)
+			return e->f;
+	e = calloc(1, sizeof(*e));
+	snprintf(path, sizeof(path), "%s.%u", cfg.output, tid);
+	if (!e || !(e->f = fopen(path, "we"))) {
+		msg__warn("cannot open '%s': %s; writing to stderr", path, strerror(errno));
+		free(e);
+		return trace_out;
+	}
+	setvbuf(e->f, NULL, _IOFBF, OUT_BUF);
+	e->tid = tid;
+	e->next = *pp;
+	*pp = e;
+	return e->f;
+}
+
+static void ff_close(__u32 tid)
+{
+	for (struct ff_file **pp = &ff_files[tid % FF_BUCKETS], *e; (e = *pp); pp = &e->next) {
+		if (e->tid == tid) {
+			*pp = e->next;
+			fclose(e->f);
+			free(e);
+			return;
+		}
+	}
+}
+
+void print__close(void)
+{
+	for (int b = 0; b < FF_BUCKETS; b++)
+		while (ff_files[b])
+			ff_close(ff_files[b]->tid);
+}
 
 static void emit(const char *p, size_t n)
 {
+	FILE *f = cur_out ? cur_out : trace_out;
+
 	/* a full buffer flushes what it holds: never half a line */
-	if (__fpending(trace_out) + n > OUT_BUF)
-		fflush(trace_out);
-	fwrite(p, 1, n, trace_out);
+	if (__fpending(f) + n > OUT_BUF)
+		fflush(f);
+	fwrite(p, 1, n, f);
 }
 
 static void emit_line(struct sbuf *b)
@@ -121,7 +175,9 @@ static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
 	struct tm tm;
 
 	/* strace: "PID " in a -o file, "[pid PID] " on the terminal */
-	if (many_tasks() && cfg.output)
+	if (cfg.ff)
+		;	/* a file per process says whose it is */
+	else if (many_tasks() && cfg.output)
 		sbuf__printf(b, "%-5u ", tid);
 	else if (many_tasks())
 		sbuf__printf(b, "[pid %5u] ", tid);
@@ -356,7 +412,7 @@ static void emit_json(const struct strace_enter *e, int nargs, const struct stra
 	struct json j;
 	char name[64], err[32];
 
-	json__begin(&j, trace_out);
+	json__begin(&j, cur_out ? cur_out : trace_out);
 	json__str(&j, "type", "syscall");
 	json__fixed(&j, "timestamp", (ts + trace_mono_to_real_ns) / 1e9, 6);
 	json__uint(&j, "pid", e->h.tgid);
@@ -416,6 +472,55 @@ static bool ret_special(const struct sysdecode_info *in, const struct strace_ent
 	return false;
 }
 
+/* -P: the paths asked for, as given and resolved */
+static bool path_is(const char *p, size_t len)
+{
+	static char *real[MAX_PATHS];
+	static bool resolved;
+
+	if (!resolved) {
+		for (int i = 0; i < cfg.npaths; i++)
+			real[i] = realpath(cfg.paths[i], NULL);
+		resolved = true;
+	}
+	for (int i = 0; i < cfg.npaths; i++) {
+		if ((strlen(cfg.paths[i]) == len && !memcmp(cfg.paths[i], p, len)) ||
+		    (real[i] && strlen(real[i]) == len && !memcmp(real[i], p, len)))
+			return true;
+	}
+	return false;
+}
+
+static bool fd_is(pid_t tgid, long long fd)
+{
+	const char *p = fd >= 0 || fd == AT_FDCWD ? fds__known(tgid, fd) : NULL;
+
+	return p && path_is(p, strlen(p));
+}
+
+/* Does the call touch a -P path: a path argument, a descriptor, a new fd? */
+static bool path_hit(const struct strace_enter *e, const struct strace_exit *x)
+{
+	const struct sysdecode_info *in = print__slot_info(e->h.slot);
+
+	if (!in || e->h.slot >= STRACE_IA32)
+		return false;
+	for (int k = 0; k < STRACE_CAPS; k++) {
+		int a = e->cap_arg[k];
+
+		if (a < 6 && in->args[a] == 'p' && e->cap_len[k] > 0 &&
+		    path_is(e->cap[k], strnlen(e->cap[k], e->cap_len[k])))
+			return true;
+	}
+	if (x && x->cap_str == 1 && x->cap_len > 0 && path_is(x->cap, strnlen(x->cap, x->cap_len)))
+		return true;
+	for (int i = 0; in->args[i] && i < 6; i++)
+		if ((in->args[i] == 'd' || in->args[i] == 'D') && (int)e->args[i] != AT_FDCWD &&
+		    fd_is(e->h.tgid, (int)e->args[i]))
+			return true;
+	return in->ret == 'f' && x && x->ret >= 0 && fd_is(e->h.tgid, x->ret);
+}
+
 /* One line: the entry e, and its exit x (NULL: did not return or not yet). */
 static void print_call(const struct strace_enter *e, const struct strace_exit *x, bool unfinished)
 {
@@ -425,7 +530,7 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 	char name[64];
 	int n;
 
-	if (!shown(e->h.slot))
+	if (!shown(e->h.slot) || (cfg.npaths && !path_hit(e, x)))
 		return;
 	n = decode_args(e, x);
 	if (env.json) {
@@ -517,7 +622,7 @@ static void on_exit_event(const struct strace_exit *x)
 	if (env.json) {
 		struct json j;
 
-		json__begin(&j, trace_out);
+		json__begin(&j, cur_out ? cur_out : trace_out);
 		json__str(&j, "type", "syscall");
 		json__uint(&j, "pid", x->h.tgid);
 		json__uint(&j, "tid", x->h.tid);
@@ -576,7 +681,7 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 	if (env.json) {
 		struct json j;
 
-		json__begin(&j, trace_out);
+		json__begin(&j, cur_out ? cur_out : trace_out);
 		json__str(&j, "type", "exit");
 		json__uint(&j, "pid", x->h.tgid);
 		json__uint(&j, "tid", x->h.tid);
@@ -589,6 +694,8 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 		json__end(&j);
 		return;
 	}
+	if (cfg.quiet >= 2)	/* -qq */
+		return;
 	sbuf__reset(&line);
 	prefix(&line, x->h.tid, x->h.ts);
 	if (code & 0x7f) {
@@ -630,6 +737,8 @@ static void on_signal(const struct strace_signal *x)
 	const char *c = si_code_name(x->signo, x->code, code, sizeof(code));
 	bool has_pid = x->code == 0 || x->code == -1 || x->code == -6 || x->signo == SIGCHLD;
 
+	if (x->signo < 1 || x->signo > 64 || !(cfg.signals & (1ULL << (x->signo - 1))))
+		return;	/* -e signal= */
 	if (abbrev)
 		snprintf(sig, sizeof(sig), "SIG%s", abbrev);
 	else
@@ -637,7 +746,7 @@ static void on_signal(const struct strace_signal *x)
 	if (env.json) {
 		struct json j;
 
-		json__begin(&j, trace_out);
+		json__begin(&j, cur_out ? cur_out : trace_out);
 		json__str(&j, "type", "signal");
 		json__fixed(&j, "timestamp", (x->h.ts + trace_mono_to_real_ns) / 1e9, 6);
 		json__uint(&j, "pid", x->h.tgid);
@@ -670,6 +779,7 @@ int print__event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*h))
 		return 0;
+	cur_out = cfg.ff ? ff_open(h->tid) : trace_out;
 	switch (h->type) {
 	case EV_ENTER:
 		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
@@ -690,6 +800,8 @@ int print__event(void *ctx, void *data, size_t size)
 	case EV_PROC_EXIT:
 		if (size >= sizeof(struct strace_proc_exit))
 			on_proc_exit(data);
+		if (cfg.ff)
+			ff_close(h->tid);
 		break;
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include "sysdecode.h"
 
 #define MAX_PIDS 64
+#define MAX_PATHS 16
 /* Bytes of the trace's stdio buffer: a line is never split across writes. */
 #define OUT_BUF 65536
 
@@ -38,7 +39,14 @@ struct strace_cfg {
 	char **cmd;		/* the command, or NULL */
 	__u64 mask[STRACE_SLOTS / 64];
 	bool mask_set;
+	bool ff;		/* -ff with -o: FILE.PID per process */
+	int quiet;		/* -q: no banner; -qq: no "+++ exited" lines */
+	__u64 signals;		/* -e signal=: bit sig-1 shown */
+	const char *paths[MAX_PATHS];	/* -P */
+	int npaths;
 };
+/* -y or -P: the fd table of each process is followed */
+#define TRACK_FDS (cfg.fd_paths || cfg.npaths)
 extern struct strace_cfg cfg;
 void strace__parse_opts(int argc, char **argv);
 /* -u: uid, gid and name (NULL: a uid without a passwd entry); exits on an unknown one */
@@ -51,6 +59,8 @@ void print__init(void);
 const char *print__slot_name(char *buf, size_t len, __u32 slot);
 const struct sysdecode_info *print__slot_info(__u32 slot);
 int print__event(void *ctx, void *data, size_t size);
+/* -ff: close the files of threads still open */
+void print__close(void);
 
 /* fds.c */
 const char *fds__known(pid_t tgid, int fd);
