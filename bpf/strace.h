@@ -37,14 +37,14 @@
 #define STRACE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)	/* a fixed-size output structure */
 #define STRACE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
 #define STRACE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
-#define STRACE_DIRENTS_MAX	1024
+#define STRACE_DIRENTS_MAX	256
 #define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
 /* what makes an entry event carry copies */
 #define STRACE_CAP_AT_ENTRY	0x7f0fffULL
 
 /* envp's count in the argv copy's cap_len, bits 16 and up */
 #define STRACE_ENVC_SHIFT	16
-#define STRACE_ENVC_MAX		1024
+#define STRACE_ENVC_MAX		256
 
 /* execve argv: strings copied, bytes each; cap_arg of the copy. */
 #define STRACE_ARGV		4

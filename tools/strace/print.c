@@ -153,13 +153,22 @@ const char *print__slot_name(char *buf, size_t len, __u32 slot)
 /* The decoder row of each slot, looked up by name once. */
 static const struct sysdecode_info *slot_infos[STRACE_SLOTS];
 
+/* Calls whose arguments depend on each other, found by name once (not per line). */
+enum { SP_NONE, SP_FCNTL, SP_FUTEX, SP_SOCKET, SP_CLONE };
+static unsigned char slot_special[STRACE_SLOTS];
+
 void print__init(void)
 {
+	static const char *const special[] = { NULL, "fcntl", "futex", "socket", "clone" };
+
 	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
 		const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
 				syscall__name(slot, false);
 
 		slot_infos[slot] = n ? sysdecode__find(n) : NULL;
+		for (int k = 1; n && slot < STRACE_IA32 && k <= SP_CLONE; k++)
+			if (!strcmp(n, special[k]))
+				slot_special[slot] = k;
 	}
 }
 
@@ -209,7 +218,11 @@ static char arg_kind(const struct sysdecode_info *in, const struct strace_enter 
 {
 	char kind = in->args[i];
 
-	if (!strcmp(in->name, "fcntl") && i == 2) {
+	int sp = slot_special[e->h.slot & (STRACE_SLOTS - 1)];
+
+	if (sp == SP_NONE)
+		return kind;
+	if (sp == SP_FCNTL && i == 2) {
 		switch ((int)e->args[1]) {
 		case F_GETFD: case F_GETFL: case F_GETOWN: case F_GETSIG: case F_GETLEASE:
 		case F_GETPIPE_SZ: case F_GET_SEALS:
@@ -229,10 +242,10 @@ static char arg_kind(const struct sysdecode_info *in, const struct strace_enter 
 		}
 		return 'x';
 	}
-	if (!strcmp(in->name, "socket") && i == 2 &&
+	if (sp == SP_SOCKET && i == 2 &&
 	    (e->args[0] == AF_INET || e->args[0] == AF_INET6))
 		return '9';
-	if (!strcmp(in->name, "futex")) {
+	if (sp == SP_FUTEX) {
 		int cmd = e->args[1] & 0x7f;
 
 		switch (cmd) {
@@ -304,7 +317,7 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 
 		if (!kind)
 			continue;
-		if (kind == 'c' && i == 0 && !strcmp(in->name, "clone"))
+		if (kind == 'c' && i == 0 && slot_special[e->h.slot & (STRACE_SLOTS - 1)] == SP_CLONE)
 			return clone_args(e);
 		shown++;
 		sbuf__reset(arg);
@@ -445,7 +458,7 @@ static bool shown(__u32 slot)
 static bool ret_special(const struct sysdecode_info *in, const struct strace_enter *e,
 			const struct strace_exit *x)
 {
-	if (!in || e->h.slot >= STRACE_IA32 || strcmp(in->name, "fcntl") || x->ret < 0)
+	if (!in || e->h.slot >= STRACE_IA32 || slot_special[e->h.slot] != SP_FCNTL || x->ret < 0)
 		return false;
 	switch ((int)e->args[1]) {
 	case F_GETFD:
