@@ -101,6 +101,31 @@ void fds__forget_process(pid_t tgid)
  * What a call did to the fd table: opens before the line is printed (so
  * "= 3</path>"), closes after it (so "close(3</path>)").
  */
+/*
+ * An fd just opened: its path as /proc/PID/fd names it (what strace -y
+ * prints), so relative to the directory it was opened in and with its
+ * symlinks resolved (/lib/x.so is /usr/lib/x.so), while the file is there;
+ * else as the call named it.
+ */
+static void remember_opened(pid_t tgid, int fd, int dirfd, const char *path, size_t len)
+{
+	char full[2 * PATH_MAX], *real;
+	const char *base = path[0] == '/' ? NULL : fds__known(tgid, dirfd);
+
+	if (path[0] != '/' && !base) {
+		fd_remember(tgid, fd, path, len);
+		return;
+	}
+	snprintf(full, sizeof(full), "%s%s%.*s", base ? base : "", base ? "/" : "", (int)len, path);
+	real = realpath(full, NULL);
+	if (real) {
+		fd_remember(tgid, fd, real, strlen(real));
+		free(real);
+	} else {
+		fd_remember(tgid, fd, path, len);
+	}
+}
+
 void fds__track(const struct strace_enter *e, const struct strace_exit *x, bool before)
 {
 	const struct sysdecode_info *in = print__slot_info(e->h.slot);
@@ -115,7 +140,10 @@ void fds__track(const struct strace_enter *e, const struct strace_exit *x, bool 
 			int a = e->cap_arg[k];
 
 			if (a < 6 && in->args[a] == 'p' && e->cap_len[k] > 0) {
-				fd_remember(e->h.tgid, x->ret, e->cap[k], e->cap_len[k] - 1);
+				int dirfd = a > 0 && in->args[a - 1] == 'D' ? (int)e->args[a - 1] :
+					    AT_FDCWD;
+
+				remember_opened(e->h.tgid, x->ret, dirfd, e->cap[k], e->cap_len[k] - 1);
 				return;
 			}
 		}
