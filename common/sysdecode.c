@@ -80,14 +80,14 @@ static const struct sysdecode_info table[] = {
 	{ "recvfrom", N, "druixx", 'd' },
 	{ "sendmsg", N, "dxi", 'd' },
 	{ "recvmsg", N, "dxi", 'd' },
-	{ "shutdown", N, "di", 'd' },
+	{ "shutdown", N, "d#", 'd' },
 	{ "bind", N, "dGu", 'd' },
 	{ "listen", N, "di", 'd' },
 	{ "getsockname", N, "dxx", 'd' },
 	{ "getpeername", N, "dxx", 'd' },
 	{ "socketpair", N, "ktix", 'd' },
-	{ "setsockopt", N, "diixu", 'd' },
-	{ "getsockopt", N, "diixx", 'd' },
+	{ "setsockopt", N, "d$(&u", 'd' },
+	{ "getsockopt", N, "d$(xx", 'd' },
 	{ "clone", P, "cxxxx", 'd' },
 	{ "fork", P, "", 'd' },
 	{ "vfork", P, "", 'd' },
@@ -433,6 +433,7 @@ int sysdecode__struct_size(char kind)
 	case 'n': return 16;	/* struct timespec */
 	case 'Y': return 4;	/* int */
 	case '2': return 8;	/* int[2] */
+	case '&': return 4;	/* an int option value (setsockopt) */
 	case '4': case '5': return 24;	/* stack_t */
 	case '7': return 32;	/* struct flock */
 	}
@@ -819,6 +820,33 @@ static const struct flag sa_flags[] = {
 	{ 1, "SA_NOCLDSTOP" }, { 2, "SA_NOCLDWAIT" }, { 0 },
 };
 
+static const struct flag sock_levels[] = {
+	{ 0, "SOL_IP" }, { 1, "SOL_SOCKET" }, { 6, "SOL_TCP" }, { 17, "SOL_UDP" },
+	{ 41, "SOL_IPV6" }, { 58, "SOL_ICMPV6" }, { 132, "SOL_SCTP" }, { 255, "SOL_RAW" },
+	{ 263, "SOL_PACKET" }, { 270, "SOL_NETLINK" }, { 282, "SOL_TLS" }, { 0, NULL },
+};
+static const struct flag so_options[] = {
+	{ 1, "SO_DEBUG" }, { 2, "SO_REUSEADDR" }, { 3, "SO_TYPE" }, { 4, "SO_ERROR" },
+	{ 5, "SO_DONTROUTE" }, { 6, "SO_BROADCAST" }, { 7, "SO_SNDBUF" }, { 8, "SO_RCVBUF" },
+	{ 9, "SO_KEEPALIVE" }, { 10, "SO_OOBINLINE" }, { 11, "SO_NO_CHECK" },
+	{ 12, "SO_PRIORITY" }, { 13, "SO_LINGER" }, { 14, "SO_BSDCOMPAT" },
+	{ 15, "SO_REUSEPORT" }, { 16, "SO_PASSCRED" }, { 17, "SO_PEERCRED" },
+	{ 18, "SO_RCVLOWAT" }, { 19, "SO_SNDLOWAT" }, { 20, "SO_RCVTIMEO_OLD" },
+	{ 21, "SO_SNDTIMEO_OLD" }, { 25, "SO_BINDTODEVICE" }, { 29, "SO_TIMESTAMP_OLD" },
+	{ 30, "SO_ACCEPTCONN" }, { 31, "SO_PEERSEC" }, { 32, "SO_SNDBUFFORCE" },
+	{ 33, "SO_RCVBUFFORCE" }, { 36, "SO_MARK" }, { 38, "SO_PROTOCOL" }, { 39, "SO_DOMAIN" },
+	{ 46, "SO_BUSY_POLL" }, { 47, "SO_MAX_PACING_RATE" }, { 60, "SO_ZEROCOPY" },
+	{ 0, NULL },
+};
+static const struct flag tcp_options[] = {
+	{ 1, "TCP_NODELAY" }, { 2, "TCP_MAXSEG" }, { 3, "TCP_CORK" }, { 4, "TCP_KEEPIDLE" },
+	{ 5, "TCP_KEEPINTVL" }, { 6, "TCP_KEEPCNT" }, { 7, "TCP_SYNCNT" }, { 8, "TCP_LINGER2" },
+	{ 9, "TCP_DEFER_ACCEPT" }, { 10, "TCP_WINDOW_CLAMP" }, { 11, "TCP_INFO" },
+	{ 12, "TCP_QUICKACK" }, { 13, "TCP_CONGESTION" }, { 18, "TCP_USER_TIMEOUT" },
+	{ 23, "TCP_FASTOPEN" }, { 25, "TCP_NOTSENT_LOWAT" }, { 30, "TCP_FASTOPEN_CONNECT" },
+	{ 0, NULL },
+};
+
 static void futex_op(struct sbuf *b, unsigned long long v)
 {
 	unsigned int cmd = v & 0x7f;
@@ -862,7 +890,7 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 		flags_abbrev(b, kind, v);
 		return;
 	}
-	if (strchr("gkfhejBHC9", kind))
+	if (strchr("gkfhejBHC9#$()", kind))
 		sbuf__printf(b, "%d", (int)v);
 	else
 		sbuf__printf(b, "%#llx", v);
@@ -940,6 +968,19 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	case '8':
 		bits(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		break;
+	case '#':
+		value(b, (const struct flag[]){ { 0, "SHUT_RD" }, { 1, "SHUT_WR" }, { 2, "SHUT_RDWR" },
+				{ 0, NULL } }, (int)v);
+		break;
+	case '$':
+		value(b, sock_levels, (int)v);
+		break;
+	case '(':
+		value(b, so_options, (int)v);
+		break;
+	case ')':
+		value(b, tcp_options, (int)v);
 		break;
 	case '9':
 		value(b, (const struct flag[]){ { 0, "IPPROTO_IP" }, { 1, "IPPROTO_ICMP" },
@@ -1240,6 +1281,9 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 	case '2':
 		sbuf__printf(b, "[%d, %d]", (int)get32(d), (int)get32(d + 4));
 		break;
+	case '&':
+		sbuf__printf(b, "[%d]", (int)get32(d));
+		break;
 	case '4':
 	case '5': {
 		unsigned int fl = get32(d + 8);
@@ -1353,7 +1397,7 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		return;
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
-	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7':
+	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7': case '&':
 		if (!v)
 			sbuf__printf(b, "NULL");
 		else if (cap && cap->valid && cap->len > 0 &&

@@ -48,6 +48,8 @@ enum {
  *   7 struct flock (input)    6 dirent buffer: its entries counted at exit
  *   0 O_* flags without an access mode (pipe2, dup3)
  *   8 epoll_create1 flags      9 IPPROTO_* (socket's protocol for inet families)
+ *   # shutdown how   $ socket level   ( SO_* option   ) TCP_* option
+ *   & an int option value (input, 4 bytes: "[1]")
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */

@@ -583,3 +583,28 @@ lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
 	wait "$p"
 	expect_fail 2 "-k is not supported" "$BIN/strace-lite" -k true
 }
+
+@test "strace: socket calls as strace prints them: levels, options, int values, shutdown, sockaddr" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b py=$BATS_TEST_TMPDIR/so.py
+	cat >"$py" <<-'PY'
+	import socket
+	s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+	s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+	s.bind(("127.0.0.1", 0)); s.listen()
+	c = socket.create_connection(s.getsockname()); a, _ = s.accept()
+	c.shutdown(socket.SHUT_WR)
+	PY
+	local calls=setsockopt,shutdown,socket,bind,listen,connect
+	strace -e trace=$calls -o "$a" /usr/bin/python3 -S "$py"
+	run "$BIN/strace-lite" -e trace=$calls -o "$b" /usr/bin/python3 -S "$py"
+	[ "$status" = 0 ]
+	cat "$b"
+	grep -q '^setsockopt([0-9]*, SOL_SOCKET, SO_REUSEADDR, \[1\], 4) = 0$' <(lines_of "$b")
+	grep -q '^shutdown([0-9]*, SHUT_WR) = 0$' <(lines_of "$b")
+	grep -Eq '^connect\([0-9]+, \{sa_family=AF_INET, sin_port=htons\([0-9]+\), sin_addr=inet_addr\("127.0.0.1"\)\}, 16\) = 0$' <(lines_of "$b")
+	# the server's port is the run's own
+	diff <(lines_of "$a" | sed -E 's/htons\([0-9]+\)/htons(PORT)/') \
+		<(lines_of "$b" | sed -E 's/htons\([0-9]+\)/htons(PORT)/')
+}

@@ -154,19 +154,20 @@ const char *print__slot_name(char *buf, size_t len, __u32 slot)
 static const struct sysdecode_info *slot_infos[STRACE_SLOTS];
 
 /* Calls whose arguments depend on each other, found by name once (not per line). */
-enum { SP_NONE, SP_FCNTL, SP_FUTEX, SP_SOCKET, SP_CLONE };
+enum { SP_NONE, SP_FCNTL, SP_FUTEX, SP_SOCKET, SP_CLONE, SP_SETSOCKOPT, SP_GETSOCKOPT };
 static unsigned char slot_special[STRACE_SLOTS];
 
 void print__init(void)
 {
-	static const char *const special[] = { NULL, "fcntl", "futex", "socket", "clone" };
+	static const char *const special[] = { NULL, "fcntl", "futex", "socket", "clone",
+					       "setsockopt", "getsockopt" };
 
 	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
 		const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
 				syscall__name(slot, false);
 
 		slot_infos[slot] = n ? sysdecode__find(n) : NULL;
-		for (int k = 1; n && slot < STRACE_IA32 && k <= SP_CLONE; k++)
+		for (int k = 1; n && slot < STRACE_IA32 && k <= SP_GETSOCKOPT; k++)
 			if (!strcmp(n, special[k]))
 				slot_special[slot] = k;
 	}
@@ -242,6 +243,10 @@ static char arg_kind(const struct sysdecode_info *in, const struct strace_enter 
 		}
 		return 'x';
 	}
+	if ((sp == SP_SETSOCKOPT || sp == SP_GETSOCKOPT) && i == 2)	/* by level */
+		return e->args[1] == 1 ? '(' : e->args[1] == 6 ? ')' : 'i';
+	if (sp == SP_SETSOCKOPT && i == 3 && e->args[4] != 4)	/* not an int */
+		return 'x';
 	if (sp == SP_SOCKET && i == 2 &&
 	    (e->args[0] == AF_INET || e->args[0] == AF_INET6))
 		return '9';
