@@ -532,8 +532,24 @@ static __always_inline int handle_fork(struct task_struct *parent, struct task_s
 	if (!bpf_map_lookup_elem(&traced, &ptid))
 		return 0;
 	ctid = BPF_CORE_READ(child, pid);
-	if (bpf_map_update_elem(&traced, &ctid, &n, BPF_ANY))
+	if (bpf_map_update_elem(&traced, &ctid, &n, BPF_ANY)) {
 		loss_inc(map_full);
+		return 0;
+	}
+	if (cfg_trace) {	/* user space counts the traced threads, as strace */
+		struct strace_hdr *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+		if (!e) {
+			lose(BPF_CORE_READ(child, tgid));
+			return 0;
+		}
+		e->type = EV_FORK;
+		e->slot = STRACE_SLOT_NONE;
+		e->tgid = BPF_CORE_READ(child, tgid);
+		e->tid = ctid;
+		e->ts = bpf_ktime_get_ns();
+		submit(e, sizeof(*e));
+	}
 	return 0;
 }
 

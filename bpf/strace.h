@@ -88,6 +88,7 @@ enum strace_event_type {
 	EV_PROC_EXIT,		/* a traced process ended */
 	EV_CALL,		/* entry and exit in one (struct strace_exit) */
 	EV_SIGNAL,		/* a signal delivered to a traced thread */
+	EV_FORK,		/* -f: a thread joined the set (strace_hdr, tid: the new one) */
 };
 
 struct strace_hdr {

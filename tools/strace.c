@@ -113,6 +113,7 @@ static int attach_pid(pid_t pid)
 			t.start_ticks = task_start(tid);
 			if (!t.start_ticks)
 				continue;
+			print__live_add(tid);
 			if (bpf_map_update_elem(fd, &tid, &t, BPF_NOEXIST) && errno != EEXIST) {
 				int err = -errno;
 
@@ -304,6 +305,7 @@ static int release_child(void)
 
 	if (trace_tid(child, TASK_WAIT_EXEC))
 		return -errno;
+	print__live_add(child);
 	/* what it inherits from us, less the go pipe it closes before exec */
 	fds__snapshot(child);
 	fds__forget(child, go_pipe[0]);

@@ -608,3 +608,15 @@ lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
 	diff <(lines_of "$a" | sed -E 's/htons\([0-9]+\)/htons(PORT)/') \
 		<(lines_of "$b" | sed -E 's/htons\([0-9]+\)/htons(PORT)/')
 }
+
+@test "strace: -f on the terminal prefixes [pid N] only while two or more are traced, as strace" {
+	run --separate-stderr "$BIN/strace-lite" -f -e trace=execve,exit_group sh -c '/bin/true; exit 3'
+	[ "$status" = 3 ]
+	echo "$stderr"
+	[ "$(echo "$stderr" | grep -c '^execve("/usr/bin/sh"')" = 1 ]
+	[ "$(echo "$stderr" | grep -Ec '^\[pid +[0-9]+\] execve\("/bin/true"')" = 1 ]
+	[ "$(echo "$stderr" | grep -Ec '^\[pid +[0-9]+\] \+\+\+ exited with 0 \+\+\+$')" = 1 ]
+	# the shell alone again at its end
+	[ "$(echo "$stderr" | tail -2 | head -1 | sed -E 's/ +=/ =/')" = "exit_group(3) = ?" ]
+	[ "$(echo "$stderr" | tail -1)" = "+++ exited with 3 +++" ]
+}

@@ -134,6 +134,48 @@ static struct pending **pending_find(__u32 tid)
 	return p;
 }
 
+/*
+ * The threads traced now, as strace counts its tracees: on the terminal it
+ * prefixes "[pid N] " only while there are two or more. A thread counts
+ * from when it joined the set (the command, -p, a fork with -f) or its
+ * first event (-u), until its exit.
+ */
+#define LIVE_BUCKETS 1024
+struct live {
+	struct live *next;
+	__u32 tid;
+};
+static struct live *live[LIVE_BUCKETS];
+static int nlive;
+
+void print__live_add(__u32 tid)
+{
+	struct live *l;
+
+	for (l = live[tid % LIVE_BUCKETS]; l; l = l->next)
+		if (l->tid == tid)
+			return;
+	l = malloc(sizeof(*l));
+	if (!l)
+		return;
+	l->tid = tid;
+	l->next = live[tid % LIVE_BUCKETS];
+	live[tid % LIVE_BUCKETS] = l;
+	nlive++;
+}
+
+static void live_del(__u32 tid)
+{
+	for (struct live **pp = &live[tid % LIVE_BUCKETS], *l; (l = *pp); pp = &l->next) {
+		if (l->tid == tid) {
+			*pp = l->next;
+			free(l);
+			nlive--;
+			return;
+		}
+	}
+}
+
 static bool many_tasks(void)
 {
 	return cfg.follow || cfg.npids > 1 || (cfg.user && !cfg.cmd);
@@ -189,7 +231,7 @@ static void prefix(struct sbuf *b, __u32 tid, __u64 ts)
 		;	/* a file per process says whose it is */
 	else if (many_tasks() && cfg.output)
 		sbuf__printf(b, "%-5u ", tid);
-	else if (many_tasks())
+	else if (many_tasks() && nlive > 1)
 		sbuf__printf(b, "[pid %5u] ", tid);
 	if (cfg.tstamps >= 3) {
 		sbuf__printf(b, "%lld.%06lld ", real / 1000000000, real % 1000000000 / 1000);
@@ -798,6 +840,8 @@ int print__event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*h))
 		return 0;
 	cur_out = cfg.ff ? ff_open(h->tid) : trace_out;
+	if (h->type != EV_PROC_EXIT)
+		print__live_add(h->tid);
 	switch (h->type) {
 	case EV_ENTER:
 		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
@@ -815,11 +859,14 @@ int print__event(void *ctx, void *data, size_t size)
 		if (size >= sizeof(struct strace_signal))
 			on_signal(data);
 		break;
+	case EV_FORK:
+		break;	/* counted above */
 	case EV_PROC_EXIT:
 		if (size >= sizeof(struct strace_proc_exit))
 			on_proc_exit(data);
 		if (cfg.ff)
 			ff_close(h->tid);
+		live_del(h->tid);
 		break;
 	}
 	return 0;

@@ -59,6 +59,8 @@ void print__init(void);
 const char *print__slot_name(char *buf, size_t len, __u32 slot);
 const struct sysdecode_info *print__slot_info(__u32 slot);
 int print__event(void *ctx, void *data, size_t size);
+/* A thread joined the traced set (for strace's "[pid N] " rule). */
+void print__live_add(__u32 tid);
 /* -ff: close the files of threads still open */
 void print__close(void);
 
