@@ -414,7 +414,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	struct strace_task *t;
 	struct strace_exit *e;
 	__u64 n, osize, cap;
-	bool dirents;
+	bool dirents, poll;
 	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
@@ -457,8 +457,12 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	osize = STRACE_CAP_OSTRUCT(cap) ? STRACE_CAP_OSIZE(cap) : 0;
 	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && !retry && ret >= 0;
+	/* poll: fd, events and revents, nfds of them, in the array at exit */
+	poll = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_POLL) && !retry && ret >= 0;
 	if (dirents)
 		big = false;
+	else if (poll)
+		big = whole ? ai < 6 : outbuf != 0;
 	else if (whole)
 		big = ai < 6 && (ret > 0 || (osize && ret == 0));
 	else
@@ -470,7 +474,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 		n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
 	else	/* nothing to copy; and no negative length for older verifiers */
 		n = 0;
-	tiny = big && !retry && n <= STRACE_CAP_TINY;
+	tiny = big && !retry && !poll && n <= STRACE_CAP_TINY;
 	/*
 	 * Each record size has its own branch, reservation to submission: an
 	 * older verifier does not relate a size chosen in one branch to a copy
@@ -495,7 +499,12 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
-		if (retry && !whole) {
+		if (poll) {
+			/* nfds is the next argument: whole calls only (nothing at entry) */
+			n = whole ? arg_at(e->args, ai + 1) * 8 : 0;
+			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */
+			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		} else if (retry && !whole) {
 			e->cap_arg = t->retry_arg;
 			e->cap_str = 1;
 			e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);

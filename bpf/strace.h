@@ -37,6 +37,7 @@
 #define STRACE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)	/* a fixed-size output structure */
 #define STRACE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
 #define STRACE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
+#define STRACE_CAP_POLL		(1ULL << 49)	/* the output structure: pollfd[next argument] */
 #define STRACE_DIRENTS_MAX	256
 #define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
 /* what makes an entry event carry copies */

@@ -39,7 +39,7 @@ static const struct sysdecode_info table[] = {
 	{ "stat", F, "pS", 'd' },
 	{ "fstat", D, "dS", 'd' },
 	{ "lstat", F, "pS", 'd' },
-	{ "poll", D, "xui", 'd' },
+	{ "poll", D, "*ui", 'd' },
 	{ "lseek", D, "dle", 'd' },
 	{ "mmap", M | D, "xuPMdO", 'x' },
 	{ "mprotect", M, "xuP", 'd' },
@@ -76,8 +76,8 @@ static const struct sysdecode_info table[] = {
 	{ "socket", N, "kti", 'f' },
 	{ "connect", N, "dGu", 'd' },
 	{ "accept", N, "dxx", 'f' },
-	{ "sendto", N, "dwuixu", 'd' },
-	{ "recvfrom", N, "druixx", 'd' },
+	{ "sendto", N, "dwu~Gu", 'd' },
+	{ "recvfrom", N, "dru~xx", 'd' },
 	{ "sendmsg", N, "dxi", 'd' },
 	{ "recvmsg", N, "dxi", 'd' },
 	{ "shutdown", N, "d#", 'd' },
@@ -85,7 +85,7 @@ static const struct sysdecode_info table[] = {
 	{ "listen", N, "di", 'd' },
 	{ "getsockname", N, "dxx", 'd' },
 	{ "getpeername", N, "dxx", 'd' },
-	{ "socketpair", N, "ktix", 'd' },
+	{ "socketpair", N, "kti2", 'd' },
 	{ "setsockopt", N, "d$(&u", 'd' },
 	{ "getsockopt", N, "d$(xx", 'd' },
 	{ "clone", P, "cxxxx", 'd' },
@@ -245,7 +245,7 @@ static const struct sysdecode_info table[] = {
 	{ "fchmodat", F | D, "Dpm", 'd' },
 	{ "faccessat", F | D, "Dpa", 'd' },
 	{ "pselect6", D, "ixxxxx", 'd' },
-	{ "ppoll", D, "xuxxu", 'd' },
+	{ "ppoll", D, "*uxxu", 'd' },
 	{ "unshare", 0, "c", 'd' },
 	{ "splice", D, "dxdxux", 'd' },
 	{ "tee", D, "ddux", 'd' },
@@ -465,6 +465,10 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
 			continue;
 		}
 		switch (in->args[i]) {
+		case '*':	/* pollfd[]: copied at exit */
+			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
+				m |= (unsigned long long)(i + 1) << 32 | SYSDECODE_CAP_POLL;
+			break;
 		case '6':	/* count the entries at exit */
 			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
 				m |= (unsigned long long)(i + 1) << 32 | SYSDECODE_CAP_DIRENTS;
@@ -847,6 +851,22 @@ static const struct flag tcp_options[] = {
 	{ 0, NULL },
 };
 
+static const struct flag poll_events[] = {
+	{ 1, "POLLIN" }, { 2, "POLLPRI" }, { 4, "POLLOUT" }, { 8, "POLLERR" }, { 0x10, "POLLHUP" },
+	{ 0x20, "POLLNVAL" }, { 0x40, "POLLRDNORM" }, { 0x80, "POLLRDBAND" },
+	{ 0x100, "POLLWRNORM" }, { 0x200, "POLLWRBAND" }, { 0x400, "POLLMSG" },
+	{ 0x2000, "POLLRDHUP" }, { 0 },
+};
+static const struct flag msg_flags[] = {
+	{ 1, "MSG_OOB" }, { 2, "MSG_PEEK" }, { 4, "MSG_DONTROUTE" }, { 8, "MSG_CTRUNC" },
+	{ 0x10, "MSG_PROXY" }, { 0x20, "MSG_TRUNC" }, { 0x40, "MSG_DONTWAIT" },
+	{ 0x80, "MSG_EOR" }, { 0x100, "MSG_WAITALL" }, { 0x200, "MSG_FIN" }, { 0x400, "MSG_SYN" },
+	{ 0x800, "MSG_CONFIRM" }, { 0x1000, "MSG_RST" }, { 0x2000, "MSG_ERRQUEUE" },
+	{ 0x4000, "MSG_NOSIGNAL" }, { 0x8000, "MSG_MORE" }, { 0x10000, "MSG_WAITFORONE" },
+	{ 0x20000, "MSG_BATCH" }, { 0x4000000, "MSG_ZEROCOPY" }, { 0x20000000, "MSG_FASTOPEN" },
+	{ 0x40000000, "MSG_CMSG_CLOEXEC" }, { 0 },
+};
+
 static void futex_op(struct sbuf *b, unsigned long long v)
 {
 	unsigned int cmd = v & 0x7f;
@@ -968,6 +988,9 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	case '8':
 		bits(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		break;
+	case '~':
+		bits(b, msg_flags, v, "0");
 		break;
 	case '#':
 		value(b, (const struct flag[]){ { 0, "SHUT_RD" }, { 1, "SHUT_WR" }, { 2, "SHUT_RDWR" },
@@ -1395,6 +1418,26 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		else
 			sbuf__printf(b, "%#llx", v);
 		return;
+	case '*': {	/* [{fd=3, events=POLLIN}, ...]: nfds is next */
+		int k, n = cap && cap->valid && cap->len > 0 ? cap->len / 8 : 0;
+
+		if (!v) {
+			sbuf__printf(b, "NULL");
+			return;
+		}
+		if (!n) {
+			sbuf__printf(b, "%#llx", v);
+			return;
+		}
+		sbuf__printf(b, "[");
+		for (k = 0; k < n; k++) {
+			sbuf__printf(b, "%s{fd=%d, events=", k ? ", " : "", (int)get32(cap->data + 8 * k));
+			bits(b, poll_events, (unsigned short)get32(cap->data + 8 * k + 4), "0");
+			sbuf__printf(b, "}");
+		}
+		sbuf__printf(b, "%s]", next > (unsigned long long)n ? ", ..." : "");
+		return;
+	}
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
 	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7': case '&':
@@ -1434,6 +1477,30 @@ const char *sysdecode__errdesc(int err)
 		if (kerrs[i].e == err)
 			return kerrs[i].desc;
 	return strerror(err);
+}
+
+void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret)
+{
+	bool first = true;
+
+	if (ret == 0) {
+		sbuf__printf(b, " (Timeout)");
+		return;
+	}
+	if (ret < 0 || !cap || !cap->valid || cap->len < 8)
+		return;
+	sbuf__printf(b, " ([");
+	for (int k = 0; k < cap->len / 8; k++) {
+		unsigned int rev = get32(cap->data + 8 * k + 4) >> 16;
+
+		if (!rev)
+			continue;
+		sbuf__printf(b, "%s{fd=%d, revents=", first ? "" : ", ", (int)get32(cap->data + 8 * k));
+		bits(b, poll_events, rev, "0");
+		sbuf__printf(b, "}");
+		first = false;
+	}
+	sbuf__printf(b, "])");
 }
 
 void sysdecode__ret(struct sbuf *b, const struct sysdecode_opts *o, char kind, long long ret)

@@ -50,6 +50,8 @@ enum {
  *   8 epoll_create1 flags      9 IPPROTO_* (socket's protocol for inet families)
  *   # shutdown how   $ socket level   ( SO_* option   ) TCP_* option
  *   & an int option value (input, 4 bytes: "[1]")
+ *   * pollfd array, nfds the next argument (copied at exit: events and revents)
+ *   ~ MSG_* flags
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */
@@ -86,6 +88,7 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in);
 #define SYSDECODE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)
 #define SYSDECODE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
 #define SYSDECODE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
+#define SYSDECODE_CAP_POLL	(1ULL << 49)	/* the output structure: pollfd[next argument] */
 /* Bytes copied of a structure kind (above); 0: not a structure. */
 int sysdecode__struct_size(char kind);
 /* Is kind an output structure? */
@@ -139,6 +142,8 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v);
 void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		    unsigned long long v, const struct sysdecode_cap *cap,
 		    unsigned long long next);
+/* poll's " ([{fd=3, revents=POLLIN}])" after its return value; " (Timeout)" at 0. */
+void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret);
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = ?", " = 0x7f..." */
 void sysdecode__ret(struct sbuf *b, const struct sysdecode_opts *o, char kind, long long ret);
 /* Name and description of an errno, kernel-internal ones included. */

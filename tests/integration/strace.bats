@@ -620,3 +620,22 @@ lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
 	[ "$(echo "$stderr" | tail -2 | head -1 | sed -E 's/ +=/ =/')" = "exit_group(3) = ?" ]
 	[ "$(echo "$stderr" | tail -1)" = "+++ exited with 3 +++" ]
 }
+
+@test "strace: poll's pollfd array and revents, socketpair's fds, as strace prints them" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b py=$BATS_TEST_TMPDIR/p.py
+	cat >"$py" <<-'PY'
+	import select, os, socket
+	a, b = socket.socketpair()
+	r, w = os.pipe(); os.write(w, b'x')
+	p = select.poll(); p.register(r, select.POLLIN); p.register(w, select.POLLOUT | select.POLLIN); p.poll(0)
+	q = select.poll(); q.register(r, select.POLLPRI); q.poll(0)
+	PY
+	strace -e trace=poll,socketpair -o "$a" /usr/bin/python3 -S "$py"
+	run "$BIN/strace-lite" -e trace=poll,socketpair -o "$b" /usr/bin/python3 -S "$py"
+	[ "$status" = 0 ]
+	cat "$b"
+	grep -Eq '^poll\(\[\{fd=[0-9]+, events=POLLIN\}, \{fd=[0-9]+, events=POLLIN\|POLLOUT\}\], 2, 0\) = 2 \(\[\{fd=[0-9]+, revents=POLLIN\}, \{fd=[0-9]+, revents=POLLOUT\}\]\)$' <(lines_of "$b")
+	grep -Eq '^poll\(\[\{fd=[0-9]+, events=POLLPRI\}\], 1, 0\) = 0 \(Timeout\)$' <(lines_of "$b")
+	diff <(lines_of "$a") <(lines_of "$b")
+}

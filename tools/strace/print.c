@@ -406,7 +406,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 				sbuf__printf(arg, " /* %d entries */", x->cap_len);
 			continue;
 		}
-		if (sysdecode__struct_out(kind) && x && x->cap_len > 0 && !x->cap_str) {
+		if ((sysdecode__struct_out(kind) || kind == '*') && x && x->cap_len > 0 &&
+		    !x->cap_str) {
 			cap.valid = true;
 			cap.data = x->cap;
 			cap.len = x->cap_len;
@@ -618,6 +619,12 @@ static void print_call(const struct strace_enter *e, const struct strace_exit *x
 			sysdecode__ret(&line, &o, 'n', 0);
 		else if (!ret_special(in, e, x))
 			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
+		if (x && in && e->h.slot < STRACE_IA32 && in->args[0] == '*') {
+			struct sysdecode_cap cap = { .data = x->cap, .len = x->cap_len,
+						     .valid = !x->cap_str && x->cap_len > 0 };
+
+			sysdecode__poll_ret(&line, &cap, x->ret);
+		}
 		if (x && cfg.durations) {
 			__u64 d = x->h.ts - e->h.ts;
 
