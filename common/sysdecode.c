@@ -75,7 +75,7 @@ static const struct sysdecode_info table[] = {
 	{ "sendfile", D | N, "ddxu", 'd' },
 	{ "socket", N, "kti", 'f' },
 	{ "connect", N, "dGu", 'd' },
-	{ "accept", N, "dxx", 'f' },
+	{ "accept", N, "d@=", 'f' },
 	{ "sendto", N, "dwu~Gu", 'd' },
 	{ "recvfrom", N, "dru~xx", 'd' },
 	{ "sendmsg", N, "dxi", 'd' },
@@ -83,8 +83,8 @@ static const struct sysdecode_info table[] = {
 	{ "shutdown", N, "d#", 'd' },
 	{ "bind", N, "dGu", 'd' },
 	{ "listen", N, "di", 'd' },
-	{ "getsockname", N, "dxx", 'd' },
-	{ "getpeername", N, "dxx", 'd' },
+	{ "getsockname", N, "d@=", 'd' },
+	{ "getpeername", N, "d@=", 'd' },
 	{ "socketpair", N, "kti2", 'd' },
 	{ "setsockopt", N, "d$(&u", 'd' },
 	{ "getsockopt", N, "d$(xx", 'd' },
@@ -260,7 +260,7 @@ static const struct sysdecode_info table[] = {
 	{ "fallocate", D, "dill", 'd' },
 	{ "timerfd_settime", D, "dxxx", 'd' },
 	{ "timerfd_gettime", D, "dx", 'd' },
-	{ "accept4", N, "dxxK", 'f' },
+	{ "accept4", N, "d@=K", 'f' },
 	{ "signalfd4", D | S, "dxux", 'f' },
 	{ "eventfd2", D, "ux", 'f' },
 	{ "epoll_create1", D, "8", 'f' },
@@ -434,6 +434,8 @@ int sysdecode__struct_size(char kind)
 	case 'Y': return 4;	/* int */
 	case '2': return 8;	/* int[2] */
 	case '&': return 4;	/* an int option value (setsockopt) */
+	case '=': return 4;	/* a socklen_t in and out: its value at entry */
+	case '@': return 128;	/* a sockaddr result (sockaddr_storage) */
 	case '4': case '5': return 24;	/* stack_t */
 	case '7': return 32;	/* struct flock */
 	}
@@ -442,7 +444,7 @@ int sysdecode__struct_size(char kind)
 
 bool sysdecode__struct_out(char kind)
 {
-	return kind && strchr("SXqzLY25", kind);
+	return kind && strchr("SXqzLY25@", kind);
 }
 
 unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
@@ -1299,6 +1301,7 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 		print_wait_status(b, (int)get32(d));
 		break;
 	case 'G':
+	case '@':
 		print_sockaddr(b, d, len);
 		break;
 	case '2':
@@ -1441,6 +1444,7 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
 	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7': case '&':
+	case '@':
 		if (!v)
 			sbuf__printf(b, "NULL");
 		else if (cap && cap->valid && cap->len > 0 &&
@@ -1477,6 +1481,23 @@ const char *sysdecode__errdesc(int err)
 		if (kerrs[i].e == err)
 			return kerrs[i].desc;
 	return strerror(err);
+}
+
+int sysdecode__sockaddr_len(const char *d, int len)
+{
+	unsigned int family = len >= 2 ? (unsigned char)d[0] | (unsigned char)d[1] << 8 : 0;
+
+	switch (family) {
+	case AF_INET: return 16;
+	case AF_INET6: return 28;
+	case AF_NETLINK: return 12;
+	case AF_UNIX:
+		if (len <= 2 || (!d[2] && len > 3 && !d[3]))
+			return 2;	/* unnamed */
+		if (d[2])
+			return 2 + strnlen(d + 2, len - 2) + 1;
+	}
+	return -1;	/* abstract or unknown: not derived */
 }
 
 void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret)

@@ -52,6 +52,7 @@ enum {
  *   & an int option value (input, 4 bytes: "[1]")
  *   * pollfd array, nfds the next argument (copied at exit: events and revents)
  *   ~ MSG_* flags
+ *   @ sockaddr result (output)   = socklen_t value-result: "[128 => 16]"
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */
@@ -142,6 +143,8 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v);
 void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		    unsigned long long v, const struct sysdecode_cap *cap,
 		    unsigned long long next);
+/* The length the kernel returns with a sockaddr result, from its family; -1: not known. */
+int sysdecode__sockaddr_len(const char *d, int len);
 /* poll's " ([{fd=3, revents=POLLIN}])" after its return value; " (Timeout)" at 0. */
 void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret);
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = ?", " = 0x7f..." */

@@ -400,6 +400,20 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			cap.len = x->cap_len - 1;
 			cap.more = x->cap_len >= STRACE_STR_MAX;
 		}
+		if (kind == '=' && v && cap.valid && cap.len >= 4) {
+			/* value-result length: in, and "=> out" when the call changed it */
+			unsigned int inlen;
+			int outlen = -1;
+
+			memcpy(&inlen, cap.data, 4);
+			if (x && x->ret >= 0 && !x->cap_str && x->cap_len > 0)
+				outlen = sysdecode__sockaddr_len(x->cap, x->cap_len);
+			if (outlen >= 0 && (unsigned int)outlen != inlen)
+				sbuf__printf(arg, "[%u => %d]", inlen, outlen);
+			else
+				sbuf__printf(arg, "[%u]", inlen);
+			continue;
+		}
 		if (kind == '6') {	/* getdents: the address and strace's entry count */
 			sysdecode__arg(arg, &o, 'x', v, NULL, 0);
 			if (x && x->cap_str == STRACE_CAP_DIRENTS_COUNT)
