@@ -417,7 +417,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 		if (kind == '6') {	/* getdents: the address and strace's entry count */
 			sysdecode__arg(arg, &o, 'x', v, NULL, 0);
 			if (x && x->cap_str == STRACE_CAP_DIRENTS_COUNT)
-				sbuf__printf(arg, " /* %d entries */", x->cap_len);
+				sbuf__printf(arg, " /* %d%s entries */", x->cap_len,
+					     x->cap_len >= STRACE_DIRENTS_MAX ? "+" : "");
 			continue;
 		}
 		if ((sysdecode__struct_out(kind) || kind == '*') && x && x->cap_len > 0 &&
@@ -476,7 +477,9 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			sysdecode__arg(arg, &o, kind, v, cap.valid ? &cap : NULL,
 				       i < 5 ? e->args[i + 1] : 0);
 		if (kind == 'v' && v && envc >= 0)	/* execve's envp */
-			sbuf__printf(arg, " /* %d var%s */", envc, envc == 1 ? "" : "s");
+			/* at the copy's bound: at least that many */
+			sbuf__printf(arg, " /* %d%s var%s */", envc, envc >= STRACE_ENVC_MAX ? "+" : "",
+				     envc == 1 ? "" : "s");
 	}
 	return shown;
 }
