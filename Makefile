@@ -71,9 +71,13 @@ $(OUT)/syscall_table.h: scripts/gen-syscalls.sh | $(OUT)
 	scripts/gen-syscalls.sh $(UNISTD_DIR)/unistd_64.h $(UNISTD_DIR)/unistd_32.h $@
 $(OUT)/common/syscalls.o: $(OUT)/syscall_table.h
 
-# A tool's object needs its skeleton (if it has one) before it compiles.
+# A tool's object needs its skeleton (if it has one) before it compiles;
+# so do the objects of its extra sources, tools/<tool>/*.c.
 define bpf_tool
 $(OUT)/tools/$(1).o: tools/$(1).c $(OUT)/$(1).skel.h | $(OUT)/tools
+	$$(CC) $$(CFLAGS) $$(USER_INCLUDES) -MMD -MP -c $$< -o $$@
+$(OUT)/tools/$(1)/%.o: tools/$(1)/%.c $(OUT)/$(1).skel.h
+	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$(USER_INCLUDES) -MMD -MP -c $$< -o $$@
 endef
 $(foreach t,$(TOOLS),$(eval $(call bpf_tool,$(t))))
@@ -81,8 +85,11 @@ $(foreach t,$(TOOLS),$(eval $(call bpf_tool,$(t))))
 $(OUT)/tools/%.o: tools/%.c | $(OUT)/tools
 	$(CC) $(CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
 
+# A tool is tools/<tool>.c and, if it has them, tools/<tool>/*.c.
+$(foreach t,$(TOOLS) $(USER_TOOLS),$(eval $(OUT)/bin/$(t)-lite: \
+	$(patsubst %.c,$(OUT)/%.o,$(wildcard tools/$(t)/*.c))))
 $(OUT)/bin/%-lite: $(OUT)/tools/%.o $(LIB) | $(OUT)/bin
-	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(LDLIBS) -o $@
 
 check-static: all
 	@for b in $(BINS); do file $$b | grep -q 'statically linked' || { echo "$$b is not static"; exit 1; }; done
@@ -127,7 +134,7 @@ clean:
 	rm -rf $(OUT)
 
 .SECONDARY:
--include $(wildcard $(OUT)/bpf/*.d $(OUT)/common/*.d $(OUT)/tools/*.d)
+-include $(wildcard $(OUT)/bpf/*.d $(OUT)/common/*.d $(OUT)/tools/*.d $(OUT)/tools/*/*.d)
 
 print-tools:
 	@echo $(addsuffix -lite,$(TOOLS) $(USER_TOOLS))

@@ -27,7 +27,7 @@ const volatile __u32 cfg_exec_slots[4] = { 59, 322, STRACE_IA32 + 11, STRACE_IA3
 const volatile __u32 cfg_noreturn_slots[4] = { 60, 231, STRACE_IA32 + 1, STRACE_IA32 + 252 };
 /* Traced slots (-e trace=) and what to copy per slot (common/sysdecode.h). */
 const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
-const volatile __u32 cfg_capture[STRACE_SLOTS];
+const volatile __u64 cfg_capture[STRACE_SLOTS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -151,6 +151,28 @@ static __always_inline int read_args(struct pt_regs *regs, bool ia32, __u64 *arg
 	return 0;
 }
 
+/*
+ * Clamp a copy's length (or an index) to max on the register the helper
+ * call then uses: a C bound check on a 32-bit copy of the value (or on
+ * another register the compiler keeps it in) leaves the call's register
+ * unbounded for the verifier ("invalid access to memory"). The mask first
+ * (a no-op: every value clamped here is at most max) makes it non-negative
+ * for verifiers that link it with a signed value ("min value is negative").
+ */
+_Static_assert(STRACE_STR_MAX == 256 && STRACE_CAP_TINY == 32, "clamp_len() literals");
+#define __clamp_str(x) #x
+#define clamp_len(n, max, mask)						\
+	asm volatile("%[v] &= " __clamp_str(mask) ";"			\
+		     "if %[v] <= " __clamp_str(max) " goto +1;"		\
+		     "%[v] = " __clamp_str(max) : [v] "+r"(n))
+
+/* args[i], i bounded on the register that indexes (i past 5: args[5]) */
+static __always_inline __u64 arg_at(const __u64 *args, __u64 i)
+{
+	clamp_len(i, 5, 7);
+	return args[i];
+}
+
 static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
@@ -158,16 +180,13 @@ static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 	e->cap_len[k & 1] = bpf_probe_read_user_str(dst, STRACE_STR_MAX, (void *)ptr);
 }
 
-static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, __u64 count)
+static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, __u64 count,
+				     __u64 max)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
-	__u32 n = count < cfg_strsize ? count : cfg_strsize;
+	__u64 n = count < max ? count : max;
 
-	if (n > STRACE_STR_MAX)
-		n = STRACE_STR_MAX;
-	barrier_var(n);
-	if (n > STRACE_STR_MAX)
-		return;
+	clamp_len(n, 256, 0x1ff);
 	e->cap_len[k & 1] = bpf_probe_read_user(dst, n, (void *)ptr) ? -14 : (int)n;
 }
 
@@ -176,7 +195,21 @@ static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, _
  * each, side by side in one copy slot; cap_len = how many, plus
  * STRACE_ARGV_MORE when there were more.
  */
-static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __u64 argv)
+/* strace's "N vars" comment: the entries of execve's envp, up to a bound. */
+static __always_inline int count_env(__u64 envp)
+{
+	__u64 p = 0;
+	int n;
+
+	for (n = 0; n < STRACE_ENVC_MAX; n++) {
+		if (bpf_probe_read_user(&p, sizeof(p), (void *)(envp + n * 8)) || !p)
+			break;
+	}
+	return n;
+}
+
+static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __u64 argv,
+				      bool envc)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
 	__u64 p = 0;
@@ -194,13 +227,17 @@ static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __
 	if (!bpf_probe_read_user(&p, sizeof(p), (void *)(argv + STRACE_ARGV * 8)) && p)
 		n |= STRACE_ARGV_MORE;
 out:
+	if (envc && arg < 5)
+		n |= count_env(arg_at(e->args, arg + 1)) << STRACE_ENVC_SHIFT;
 	e->cap_len[k & 1] = n;
 }
 
 static __always_inline int handle_enter(struct pt_regs *regs, long id)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id_tgid, slot, cap, in;
+	__u32 tid = (__u32)id_tgid, slot, in;
+	struct task_struct *task;
+	__u64 cap;
 	struct strace_task *t;
 	struct strace_enter *e;
 	bool ia32, big;
@@ -215,10 +252,19 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		if (!t)
 			return 0;
 	}
+	task = bpf_get_current_task_btf();
+	if (t->start_ticks) {
+		/* -p: the first call of a thread user space added (see strace.h) */
+		if (BPF_CORE_READ(task, start_boottime) / STRACE_TICK_NS != t->start_ticks) {
+			bpf_map_delete_elem(&traced, &tid);
+			return 0;
+		}
+		t->start_ticks = 0;
+	}
 	t->slot = STRACE_SLOT_NONE;
 	if (id < 0 || id >= STRACE_NR)	/* x32 and out-of-table numbers */
 		return 0;
-	ia32 = task_in_ia32_syscall(bpf_get_current_task_btf());
+	ia32 = task_in_ia32_syscall(task);
 	slot = ia32 ? STRACE_IA32 + id : id;
 	if (t->flags & TASK_WAIT_EXEC) {
 		if (!is_exec(slot))
@@ -241,11 +287,12 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	if (!cfg_trace)
 		return 0;
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
-	big = cap & 0x70fff;	/* strings, an input buffer or argv to copy */
+	/* strings, an input buffer or structure, or argv to copy */
+	big = cap & STRACE_CAP_AT_ENTRY;
 	if (!big && !is_noreturn(slot)) {
 		/* nothing to copy now: one event at exit does it all */
 		t->flags |= TASK_WHOLE;
-		in = STRACE_CAP_OUT(cap);
+		in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
 		if (in && in <= 6)
 			t->retry_arg = in;	/* fetched from the registers at exit */
 		else
@@ -293,25 +340,81 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		in = STRACE_CAP_IN(cap);
 		if (in && in < 6 && k < STRACE_CAPS) {
 			e->cap_arg[k & 1] = in - 1;
-			copy_buf(e, k, e->args[(in - 1) & 7], e->args[in & 7]);
+			/* a structure (sockaddr) whatever -s is */
+			copy_buf(e, k, arg_at(e->args, in - 1), arg_at(e->args, in),
+				 cap & STRACE_CAP_IN_STRUCT ? STRACE_STR_MAX : cfg_strsize);
+			k++;
+		}
+		in = STRACE_CAP_ISTRUCT(cap);
+		if (in && in <= 6 && k < STRACE_CAPS) {
+			e->cap_arg[k & 1] = in - 1;
+			copy_buf(e, k, arg_at(e->args, in - 1), STRACE_CAP_ISIZE(cap), STRACE_STR_MAX);
+			k++;
 		}
 	}
 	in = STRACE_CAP_ARGV(cap);
 	if (big && in && in <= 6 && k < STRACE_CAPS)
-		copy_argv(e, k, in - 1, e->args[(in - 1) & 7]);
-	in = STRACE_CAP_OUT(cap);
+		copy_argv(e, k, in - 1, arg_at(e->args, in - 1), cap & STRACE_CAP_ENVC);
+	in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
 	if (in && in <= 6 && !(t->flags & TASK_RETRY_STR))
-		t->outbuf = e->args[(in - 1) & 7];
+		t->outbuf = arg_at(e->args, in - 1);
 	submit(e, big ? sizeof(*e) : STRACE_ENTER_SMALL);
+	return 0;
+}
+
+static __always_inline int count_dirents(__u64 buf, long len)
+{
+	__u64 off = 0;
+	__u16 reclen;
+	int n;
+
+	/* linux_dirent64 and linux_dirent both have d_reclen at 16 */
+	for (n = 0; n < STRACE_DIRENTS_MAX && off < (__u64)len; n++) {
+		if (bpf_probe_read_user(&reclen, sizeof(reclen), (void *)(buf + off + 16)) || !reclen)
+			break;
+		off += reclen;
+	}
+	return n;
+}
+
+/* The fixed part of an exit record; for a whole call its arguments, *outbuf from them. */
+static __always_inline int fill_exit(struct strace_exit *e, struct pt_regs *regs,
+				     struct strace_task *t, __u32 slot, __u64 id_tgid, __u64 now,
+				     long ret, bool whole, __u32 ai, __u64 *outbuf, bool dirents)
+{
+	e->h.type = whole ? EV_CALL : EV_EXIT;
+	e->h.slot = slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = (__u32)id_tgid;
+	e->h.ts = now;
+	e->enter_ts = t->enter_ns;
+	if (whole) {
+		if (read_args(regs, slot >= STRACE_IA32, e->args))
+			return -1;
+		/* an output buffer: its address from the saved registers */
+		if (ai < 6)
+			*outbuf = arg_at(e->args, ai);
+	}
+	e->ret = ret;
+	e->cap_len = 0;
+	e->cap_arg = 0xff;
+	e->cap_str = 0;
+	if (dirents) {
+		/* getdents: strace's entry count, from each record's d_reclen */
+		e->cap_len = count_dirents(*outbuf, ret);
+		e->cap_str = STRACE_CAP_DIRENTS_COUNT;
+	}
 	return 0;
 }
 
 static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
-	__u32 tid = (__u32)id_tgid, slot, ai, n;
+	__u32 tid = (__u32)id_tgid, slot, ai;
 	struct strace_task *t;
 	struct strace_exit *e;
+	__u64 n, osize, cap;
+	bool dirents, poll;
 	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
@@ -350,61 +453,79 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	outbuf = t->outbuf;
 	retry = t->flags & TASK_RETRY_STR;
 	ai = t->retry_arg - 1;	/* whole: the output buffer argument, if any */
-	if (whole)
-		big = ai < 6 && ret > 0;
+	/* an output structure: its fixed size, when the call succeeded */
+	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
+	osize = STRACE_CAP_OSTRUCT(cap) ? STRACE_CAP_OSIZE(cap) : 0;
+	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && !retry && ret >= 0;
+	/* poll: fd, events and revents, nfds of them, in the array at exit */
+	poll = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_POLL) && !retry && ret >= 0;
+	if (dirents)
+		big = false;
+	else if (poll)
+		big = whole ? ai < 6 : outbuf != 0;
+	else if (whole)
+		big = ai < 6 && (ret > 0 || (osize && ret == 0));
 	else
-		big = outbuf && (ret > 0 || retry);
+		big = outbuf && (ret > 0 || retry || (osize && ret == 0));
 	/* a short output (a 1-byte read) goes in a short record */
-	n = (__u64)ret < cfg_strsize ? (__u32)ret : cfg_strsize;
-	tiny = big && !retry && n <= STRACE_CAP_TINY;
-	if (tiny)
+	if (osize && !retry)
+		n = osize;
+	else if (ret > 0)
+		n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
+	else	/* nothing to copy; and no negative length for older verifiers */
+		n = 0;
+	tiny = big && !retry && !poll && n <= STRACE_CAP_TINY;
+	/*
+	 * Each record size has its own branch, reservation to submission: an
+	 * older verifier does not relate a size chosen in one branch to a copy
+	 * made in another (the flags spill to the stack and lose their value).
+	 */
+	if (tiny) {
 		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL + STRACE_CAP_TINY, 0);
-	else if (big)
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	else
-		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL, 0);
-	if (!e) {
-		lose(id_tgid >> 32);
-		return 0;
-	}
-	e->h.type = whole ? EV_CALL : EV_EXIT;
-	e->h.slot = slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = tid;
-	e->h.ts = now;
-	e->enter_ts = t->enter_ns;
-	if (whole) {
-		if (read_args(regs, slot >= STRACE_IA32, e->args)) {
+		if (!e)
+			goto lost;
+		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, false)) {
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
-		/* an output buffer: its address from the saved registers */
-		if (big)
-			outbuf = e->args[ai & 7];	/* ai < 6 when big */
-		retry = false;
-	}
-	e->ret = ret;
-	e->cap_len = 0;
-	e->cap_arg = 0xff;
-	e->cap_str = 0;
-	if (tiny) {
-		if (n > STRACE_CAP_TINY)
-			n = STRACE_CAP_TINY;
-		barrier_var(n);
-		if (n <= STRACE_CAP_TINY)
-			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
-	} else if (big && retry) {
-		e->cap_arg = t->retry_arg;
-		e->cap_str = 1;
-		e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
+		clamp_len(n, 32, 0x3f);	/* STRACE_CAP_TINY */
+		e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		submit(e, STRACE_EXIT_SMALL + STRACE_CAP_TINY);
 	} else if (big) {
-		if (n > STRACE_STR_MAX)
-			n = STRACE_STR_MAX;
-		barrier_var(n);
-		if (n <= STRACE_STR_MAX)
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e)
+			goto lost;
+		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, false)) {
+			bpf_ringbuf_discard(e, 0);
+			return 0;
+		}
+		if (poll) {
+			/* nfds is the next argument: whole calls only (nothing at entry) */
+			n = whole ? arg_at(e->args, ai + 1) * 8 : 0;
+			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */
 			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		} else if (retry && !whole) {
+			e->cap_arg = t->retry_arg;
+			e->cap_str = 1;
+			e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
+		} else {
+			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */
+			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+		}
+		submit(e, sizeof(*e));
+	} else {
+		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL, 0);
+		if (!e)
+			goto lost;
+		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, dirents)) {
+			bpf_ringbuf_discard(e, 0);
+			return 0;
+		}
+		submit(e, STRACE_EXIT_SMALL);
 	}
-	submit(e, tiny ? STRACE_EXIT_SMALL + STRACE_CAP_TINY : big ? sizeof(*e) : STRACE_EXIT_SMALL);
+	return 0;
+lost:
+	lose(id_tgid >> 32);
 	return 0;
 }
 
@@ -420,8 +541,24 @@ static __always_inline int handle_fork(struct task_struct *parent, struct task_s
 	if (!bpf_map_lookup_elem(&traced, &ptid))
 		return 0;
 	ctid = BPF_CORE_READ(child, pid);
-	if (bpf_map_update_elem(&traced, &ctid, &n, BPF_ANY))
+	if (bpf_map_update_elem(&traced, &ctid, &n, BPF_ANY)) {
 		loss_inc(map_full);
+		return 0;
+	}
+	if (cfg_trace) {	/* user space counts the traced threads, as strace */
+		struct strace_hdr *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+		if (!e) {
+			lose(BPF_CORE_READ(child, tgid));
+			return 0;
+		}
+		e->type = EV_FORK;
+		e->slot = STRACE_SLOT_NONE;
+		e->tgid = BPF_CORE_READ(child, tgid);
+		e->tid = ctid;
+		e->ts = bpf_ktime_get_ns();
+		submit(e, sizeof(*e));
+	}
 	return 0;
 }
 
@@ -480,6 +617,8 @@ static __always_inline int handle_signal(int sig, struct kernel_siginfo *info)
 	e->uid = BPF_CORE_READ(info, _sifields._kill._uid);
 	e->status = BPF_CORE_READ(info, _sifields._sigchld._status);
 	e->pad = 0;
+	e->utime = BPF_CORE_READ(info, _sifields._sigchld._utime);
+	e->stime = BPF_CORE_READ(info, _sifields._sigchld._stime);
 	submit(e, sizeof(*e));
 	return 0;
 }

@@ -23,10 +23,29 @@
 
 #define STRACE_HIST_SLOTS	32
 
+/* /proc's clock ticks (USER_HZ, 100 on every arch) in ns */
+#define STRACE_TICK_NS		10000000ULL
+
 /* Capture mask per slot: see common/sysdecode.h (SYSDECODE_CAP_*). */
 #define STRACE_CAP_IN(m)	(((m) >> 8) & 7)
+#define STRACE_CAP_IN_STRUCT	(1ULL << 11)	/* the input buffer is a structure */
 #define STRACE_CAP_OUT(m)	(((m) >> 12) & 7)
 #define STRACE_CAP_ARGV(m)	(((m) >> 16) & 7)
+#define STRACE_CAP_ENVC		(1ULL << 19)	/* count execve's envp */
+#define STRACE_CAP_ISTRUCT(m)	(((m) >> 20) & 7)	/* a fixed-size input structure */
+#define STRACE_CAP_ISIZE(m)	(((m) >> 24) & 0xff)
+#define STRACE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)	/* a fixed-size output structure */
+#define STRACE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
+#define STRACE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
+#define STRACE_CAP_POLL		(1ULL << 49)	/* the output structure: pollfd[next argument] */
+#define STRACE_DIRENTS_MAX	256
+#define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
+/* what makes an entry event carry copies */
+#define STRACE_CAP_AT_ENTRY	0x7f0fffULL
+
+/* envp's count in the argv copy's cap_len, bits 16 and up */
+#define STRACE_ENVC_SHIFT	16
+#define STRACE_ENVC_MAX		256
 
 /* execve argv: strings copied, bytes each; cap_arg of the copy. */
 #define STRACE_ARGV		4
@@ -43,6 +62,14 @@ enum strace_task_flags {
 
 struct strace_task {
 	__u64 enter_ns;
+	/*
+	 * -p: the thread's start time in clock ticks (USER_HZ, /proc's
+	 * starttime) when user space added it, 0 once its first call proved
+	 * it the same thread: an entry of a thread that exited before it was
+	 * added (so nothing removes it) or of a new task with its tid is
+	 * dropped.
+	 */
+	__u64 start_ticks;
 	__u64 outbuf;		/* user address of an output buffer, copied at exit */
 	__u32 slot;		/* slot of the call in progress, or STRACE_SLOT_NONE */
 	__u16 flags;
@@ -62,6 +89,7 @@ enum strace_event_type {
 	EV_PROC_EXIT,		/* a traced process ended */
 	EV_CALL,		/* entry and exit in one (struct strace_exit) */
 	EV_SIGNAL,		/* a signal delivered to a traced thread */
+	EV_FORK,		/* -f: a thread joined the set (strace_hdr, tid: the new one) */
 };
 
 struct strace_hdr {
@@ -117,6 +145,8 @@ struct strace_signal {
 	__u32 uid;		/* si_uid */
 	__s32 status;		/* si_status (SIGCHLD) */
 	__u32 pad;
+	__s64 utime;		/* si_utime, si_stime (SIGCHLD), in clock ticks */
+	__s64 stime;
 };
 
 /* Per-syscall statistics (per-CPU array, index = slot). */

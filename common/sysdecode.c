@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "syscalls.h"
+#include "sysargs.h"
 #include "sysdecode.h"
 
 #define F SC_FILE
@@ -33,64 +36,64 @@ static const struct sysdecode_info table[] = {
 	{ "write", D, "dwu", 'd' },
 	{ "open", F | D, "pom", 'f' },
 	{ "close", D, "d", 'd' },
-	{ "stat", F, "px", 'd' },
-	{ "fstat", D, "dx", 'd' },
-	{ "lstat", F, "px", 'd' },
-	{ "poll", D, "xui", 'd' },
+	{ "stat", F, "pS", 'd' },
+	{ "fstat", D, "dS", 'd' },
+	{ "lstat", F, "pS", 'd' },
+	{ "poll", D, "*ui", 'd' },
 	{ "lseek", D, "dle", 'd' },
-	{ "mmap", M | D, "xuPMdl", 'x' },
+	{ "mmap", M | D, "xuPMdO", 'x' },
 	{ "mprotect", M, "xuP", 'd' },
 	{ "munmap", M, "xu", 'd' },
 	{ "brk", M, "x", 'x' },
-	{ "rt_sigaction", S, "gxxu", 'd' },
-	{ "rt_sigprocmask", S, "hxxu", 'd' },
+	{ "rt_sigaction", S, "gQqu", 'd' },
+	{ "rt_sigprocmask", S, "hZzu", 'd' },
 	{ "rt_sigreturn", S, "", 'd' },
-	{ "ioctl", D, "dxx", 'd' },
+	{ "ioctl", D, "dIx", 'd' },
 	{ "pread64", D, "drul", 'd' },
 	{ "pwrite64", D, "dwul", 'd' },
 	{ "readv", D, "dxu", 'd' },
 	{ "writev", D, "dxu", 'd' },
 	{ "access", F, "pa", 'd' },
-	{ "pipe", D, "x", 'd' },
+	{ "pipe", D, "2", 'd' },
 	{ "select", D, "ixxxx", 'd' },
 	{ "sched_yield", 0, "", 'd' },
 	{ "mremap", M, "xuuix", 'x' },
 	{ "msync", M, "xui", 'd' },
 	{ "mincore", M, "xux", 'd' },
-	{ "madvise", M, "xui", 'd' },
+	{ "madvise", M, "xuH", 'd' },
 	{ "shmget", I, "iui", 'd' },
 	{ "shmat", I | M, "ixi", 'x' },
 	{ "shmctl", I, "iix", 'd' },
 	{ "dup", D, "d", 'f' },
 	{ "dup2", D, "di", 'f' },
 	{ "pause", S, "", 'd' },
-	{ "nanosleep", 0, "xx", 'd' },
+	{ "nanosleep", 0, "nx", 'd' },
 	{ "getitimer", 0, "ix", 'd' },
 	{ "alarm", 0, "u", 'd' },
 	{ "setitimer", 0, "ixx", 'd' },
 	{ "getpid", 0, "", 'd' },
 	{ "sendfile", D | N, "ddxu", 'd' },
 	{ "socket", N, "kti", 'f' },
-	{ "connect", N, "dxu", 'd' },
-	{ "accept", N, "dxx", 'f' },
-	{ "sendto", N, "dwuixu", 'd' },
-	{ "recvfrom", N, "druixx", 'd' },
+	{ "connect", N, "dGu", 'd' },
+	{ "accept", N, "d@=", 'f' },
+	{ "sendto", N, "dwu~Gu", 'd' },
+	{ "recvfrom", N, "dru~xx", 'd' },
 	{ "sendmsg", N, "dxi", 'd' },
 	{ "recvmsg", N, "dxi", 'd' },
-	{ "shutdown", N, "di", 'd' },
-	{ "bind", N, "dxu", 'd' },
+	{ "shutdown", N, "d#", 'd' },
+	{ "bind", N, "dGu", 'd' },
 	{ "listen", N, "di", 'd' },
-	{ "getsockname", N, "dxx", 'd' },
-	{ "getpeername", N, "dxx", 'd' },
-	{ "socketpair", N, "ktix", 'd' },
-	{ "setsockopt", N, "diixu", 'd' },
-	{ "getsockopt", N, "diixx", 'd' },
+	{ "getsockname", N, "d@=", 'd' },
+	{ "getpeername", N, "d@=", 'd' },
+	{ "socketpair", N, "kti2", 'd' },
+	{ "setsockopt", N, "d$(&u", 'd' },
+	{ "getsockopt", N, "d$(xx", 'd' },
 	{ "clone", P, "cxxxx", 'd' },
 	{ "fork", P, "", 'd' },
 	{ "vfork", P, "", 'd' },
 	{ "execve", F | P, "pvv", 'd' },
 	{ "exit", P, "i", 'n' },
-	{ "wait4", P, "ixWx", 'd' },
+	{ "wait4", P, "iYWx", 'd' },
 	{ "kill", S | P, "ig", 'd' },
 	{ "uname", 0, "x", 'd' },
 	{ "semget", I, "iii", 'd' },
@@ -101,13 +104,13 @@ static const struct sysdecode_info table[] = {
 	{ "msgsnd", I, "ixui", 'd' },
 	{ "msgrcv", I, "ixuli", 'd' },
 	{ "msgctl", I, "iix", 'd' },
-	{ "fcntl", D, "dfx", 'd' },
+	{ "fcntl", D, "df7", 'd' },
 	{ "flock", D, "di", 'd' },
 	{ "fsync", D, "d", 'd' },
 	{ "fdatasync", D, "d", 'd' },
 	{ "truncate", F, "pl", 'd' },
 	{ "ftruncate", D, "dl", 'd' },
-	{ "getdents", D, "dxu", 'd' },
+	{ "getdents", D, "d6u", 'd' },
 	{ "getcwd", F, "Ru", 'd' },
 	{ "chdir", F, "p", 'd' },
 	{ "fchdir", D, "d", 'd' },
@@ -126,7 +129,7 @@ static const struct sysdecode_info table[] = {
 	{ "lchown", F, "pii", 'd' },
 	{ "umask", 0, "m", 'd' },
 	{ "gettimeofday", 0, "xx", 'd' },
-	{ "getrlimit", 0, "ix", 'd' },
+	{ "getrlimit", 0, "CL", 'd' },
 	{ "getrusage", 0, "ix", 'd' },
 	{ "sysinfo", 0, "x", 'd' },
 	{ "times", 0, "x", 'd' },
@@ -160,7 +163,7 @@ static const struct sysdecode_info table[] = {
 	{ "rt_sigtimedwait", S, "xxxu", 'd' },
 	{ "rt_sigqueueinfo", S | P, "igx", 'd' },
 	{ "rt_sigsuspend", S, "xu", 'd' },
-	{ "sigaltstack", S, "xx", 'd' },
+	{ "sigaltstack", S, "45", 'd' },
 	{ "utime", F, "px", 'd' },
 	{ "mknod", F, "pmx", 'd' },
 	{ "personality", 0, "x", 'x' },
@@ -173,7 +176,7 @@ static const struct sysdecode_info table[] = {
 	{ "mlockall", M, "x", 'd' },
 	{ "munlockall", M, "", 'd' },
 	{ "prctl", 0, "ixxxx", 'd' },
-	{ "arch_prctl", 0, "xx", 'd' },
+	{ "arch_prctl", 0, "bx", 'd' },
 	{ "chroot", F, "p", 'd' },
 	{ "sync", 0, "", 'd' },
 	{ "acct", F, "p", 'd' },
@@ -198,17 +201,17 @@ static const struct sysdecode_info table[] = {
 	{ "fremovexattr", D, "ds", 'd' },
 	{ "tkill", S | P, "ig", 'd' },
 	{ "time", 0, "x", 'd' },
-	{ "futex", 0, "xiixxi", 'd' },
+	{ "futex", 0, "xFixxi", 'd' },
 	{ "sched_setaffinity", 0, "iux", 'd' },
 	{ "sched_getaffinity", 0, "iux", 'd' },
 	{ "epoll_create", D, "i", 'f' },
-	{ "getdents64", D, "dxu", 'd' },
+	{ "getdents64", D, "d6u", 'd' },
 	{ "set_tid_address", 0, "x", 'd' },
 	{ "restart_syscall", 0, "", 'd' },
-	{ "fadvise64", D, "dlli", 'd' },
-	{ "clock_gettime", 0, "ix", 'd' },
-	{ "clock_getres", 0, "ix", 'd' },
-	{ "clock_nanosleep", 0, "iixx", 'd' },
+	{ "fadvise64", D, "dllB", 'd' },
+	{ "clock_gettime", 0, "jx", 'd' },
+	{ "clock_getres", 0, "jx", 'd' },
+	{ "clock_nanosleep", 0, "jNnx", 'd' },
 	{ "exit_group", P, "i", 'n' },
 	{ "epoll_wait", D, "dxii", 'd' },
 	{ "epoll_ctl", D, "didx", 'd' },
@@ -233,7 +236,7 @@ static const struct sysdecode_info table[] = {
 	{ "mknodat", F | D, "Dpmx", 'd' },
 	{ "fchownat", F | D, "DpiiA", 'd' },
 	{ "futimesat", F | D, "Dpx", 'd' },
-	{ "newfstatat", F | D, "DpxA", 'd' },
+	{ "newfstatat", F | D, "DpSA", 'd' },
 	{ "unlinkat", F | D, "DpA", 'd' },
 	{ "renameat", F | D, "DpDp", 'd' },
 	{ "linkat", F | D, "DpDpA", 'd' },
@@ -242,7 +245,7 @@ static const struct sysdecode_info table[] = {
 	{ "fchmodat", F | D, "Dpm", 'd' },
 	{ "faccessat", F | D, "Dpa", 'd' },
 	{ "pselect6", D, "ixxxxx", 'd' },
-	{ "ppoll", D, "xuxxu", 'd' },
+	{ "ppoll", D, "*uxxu", 'd' },
 	{ "unshare", 0, "c", 'd' },
 	{ "splice", D, "dxdxux", 'd' },
 	{ "tee", D, "ddux", 'd' },
@@ -257,12 +260,12 @@ static const struct sysdecode_info table[] = {
 	{ "fallocate", D, "dill", 'd' },
 	{ "timerfd_settime", D, "dxxx", 'd' },
 	{ "timerfd_gettime", D, "dx", 'd' },
-	{ "accept4", N, "dxxt", 'f' },
+	{ "accept4", N, "d@=K", 'f' },
 	{ "signalfd4", D | S, "dxux", 'f' },
 	{ "eventfd2", D, "ux", 'f' },
-	{ "epoll_create1", D, "x", 'f' },
-	{ "dup3", D, "dio", 'f' },
-	{ "pipe2", D, "xo", 'd' },
+	{ "epoll_create1", D, "8", 'f' },
+	{ "dup3", D, "di0", 'f' },
+	{ "pipe2", D, "20", 'd' },
 	{ "inotify_init1", D, "x", 'f' },
 	{ "preadv", D, "dxul", 'd' },
 	{ "pwritev", D, "dxul", 'd' },
@@ -270,7 +273,7 @@ static const struct sysdecode_info table[] = {
 	{ "recvmmsg", N, "dxuix", 'd' },
 	{ "fanotify_init", D, "xx", 'f' },
 	{ "fanotify_mark", D | F, "dxxDp", 'd' },
-	{ "prlimit64", 0, "iixx", 'd' },
+	{ "prlimit64", 0, "iCJL", 'd' },
 	{ "name_to_handle_at", F | D, "DpxxA", 'd' },
 	{ "open_by_handle_at", D, "dxo", 'f' },
 	{ "syncfs", D, "d", 'd' },
@@ -281,15 +284,15 @@ static const struct sysdecode_info table[] = {
 	{ "process_vm_writev", 0, "ixuxux", 'd' },
 	{ "finit_module", D, "dsx", 'd' },
 	{ "renameat2", F | D, "DpDpx", 'd' },
-	{ "getrandom", 0, "rux", 'd' },
+	{ "getrandom", 0, "ruy", 'd' },
 	{ "memfd_create", D, "sx", 'f' },
 	{ "execveat", F | D | P, "DpvvA", 'd' },
-	{ "membarrier", 0, "ix", 'd' },
+	{ "membarrier", 0, "ixi", 'd' },
 	{ "copy_file_range", D, "dxdxux", 'd' },
-	{ "preadv2", D, "dxulxx", 'd' },
-	{ "pwritev2", D, "dxulxx", 'd' },
+	{ "preadv2", D, "dxulx", 'd' },
+	{ "pwritev2", D, "dxulx", 'd' },
 	{ "pkey_mprotect", M, "xuPi", 'd' },
-	{ "statx", F | D, "DpAxx", 'd' },
+	{ "statx", F | D, "DpTUX", 'd' },
 	{ "io_uring_setup", D, "ux", 'f' },
 	{ "io_uring_enter", D, "duuxxu", 'd' },
 	{ "io_uring_register", D, "duxu", 'd' },
@@ -310,6 +313,10 @@ static const struct sysdecode_info table[] = {
 	{ "mount_setattr", F | D, "DpAxu", 'd' },
 	{ "memfd_secret", D | M, "x", 'f' },
 	{ "process_mrelease", D, "dx", 'd' },
+	{ "set_robust_list", 0, "xu", 'd' },
+	{ "setrlimit", 0, "CJ", 'd' },
+	{ "get_robust_list", 0, "ixx", 'd' },
+	{ "rseq", 0, "xxix", 'd' },
 };
 
 #undef F
@@ -326,12 +333,77 @@ const struct sysdecode_info *sysdecode__table(size_t *n)
 	return table;
 }
 
+/* The kind of an argument without a row, from its "type name". */
+static char kind_of(const char *decl)
+{
+	const char *name = strrchr(decl, ' ');
+
+	name = name ? name + 1 : decl;
+	if (*name == '*')
+		name++;
+	if (strchr(decl, '*')) {
+		if (!strncmp(decl, "const char *", 12) &&
+		    (strstr(name, "name") || strstr(name, "path") || !strcmp(name, "dir")))
+			return 'p';
+		return 'x';
+	}
+	if (!strcmp(name, "fd") || !strcmp(name, "ufd") || !strcmp(name, "epfd") ||
+	    !strcmp(name, "oldfd") || !strcmp(name, "newfd") || !strcmp(name, "pidfd"))
+		return 'd';
+	if (!strcmp(name, "dfd") || !strcmp(name, "olddfd") || !strcmp(name, "newdfd"))
+		return 'D';
+	if (strstr(name, "flags"))
+		return 'x';
+	if (!strncmp(decl, "umode_t", 7))
+		return 'm';
+	if (!strncmp(decl, "unsigned", 8) || !strncmp(decl, "size_t", 6) || !strncmp(decl, "u32", 3) ||
+	    !strncmp(decl, "u64", 3))
+		return 'u';
+	if (!strncmp(decl, "long", 4) || !strncmp(decl, "loff_t", 6) || !strncmp(decl, "off_t", 5))
+		return 'l';
+	return 'i';
+}
+
+/*
+ * A call without a row still shows its true number of arguments, from the
+ * kernel's metadata, with kinds guessed from their types and names.
+ */
+static const struct sysdecode_info *synthesize(const char *name)
+{
+	static struct { struct sysdecode_info in; char args[7]; } *rows;
+	static int nrows;
+	const struct sysargs *a = sysargs__find(name), *all;
+	int i, n;
+
+	if (!a)
+		return NULL;
+	all = sysargs__table(&n);
+	if (!rows && !(rows = calloc(n, sizeof(*rows))))
+		return NULL;
+	nrows = n;
+	i = a - all;
+	if (i < 0 || i >= nrows)
+		return NULL;
+	if (!rows[i].in.name) {
+		int k = 0;
+
+		for (int j = 0; j < a->n && j < 6; j++)
+			if (!strstr(a->args[j], " pos_h"))
+				rows[i].args[k++] = kind_of(a->args[j]);
+		rows[i].args[k] = 0;
+		rows[i].in.args = rows[i].args;
+		rows[i].in.ret = 'd';
+		rows[i].in.name = a->name;
+	}
+	return &rows[i].in;
+}
+
 const struct sysdecode_info *sysdecode__find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (!strcmp(table[i].name, name))
 			return &table[i];
-	return NULL;
+	return synthesize(name);
 }
 
 unsigned int sysdecode__class(const char *name)
@@ -350,14 +422,63 @@ unsigned int sysdecode__class(const char *name)
 	return 0;
 }
 
-unsigned int sysdecode__capture_mask(const struct sysdecode_info *in)
+int sysdecode__struct_size(char kind)
 {
-	unsigned int m = 0;
+	switch (kind) {
+	case 'S': return 144;	/* struct stat */
+	case 'X': return 48;	/* struct statx, up to stx_size: the abbreviated form */
+	case 'Q': case 'q': return 32;	/* the kernel's struct sigaction */
+	case 'Z': case 'z': return 8;	/* sigset_t */
+	case 'J': case 'L': return 16;	/* struct rlimit64 */
+	case 'n': return 16;	/* struct timespec */
+	case 'Y': return 4;	/* int */
+	case '2': return 8;	/* int[2] */
+	case '&': return 4;	/* an int option value (setsockopt) */
+	case '=': return 4;	/* a socklen_t in and out: its value at entry */
+	case '@': return 128;	/* a sockaddr result (sockaddr_storage) */
+	case '4': case '5': return 24;	/* stack_t */
+	case '7': return 32;	/* struct flock */
+	}
+	return 0;
+}
+
+bool sysdecode__struct_out(char kind)
+{
+	return kind && strchr("SXqzLY25@", kind);
+}
+
+unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
+{
+	unsigned long long m = 0;
 
 	if (!in)
 		return 0;
 	for (int i = 0; in->args[i] && i < 6; i++) {
+		int size = sysdecode__struct_size(in->args[i]);
+
+		if (size && sysdecode__struct_out(in->args[i])) {
+			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
+				m |= (unsigned long long)(i + 1) << 32 | (unsigned long long)size << 40;
+			continue;
+		}
+		if (size) {
+			if (!SYSDECODE_CAP_ISTRUCT(m))
+				m |= (unsigned long long)(i + 1) << 20 | (unsigned long long)size << 24;
+			continue;
+		}
 		switch (in->args[i]) {
+		case '*':	/* pollfd[]: copied at exit */
+			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
+				m |= (unsigned long long)(i + 1) << 32 | SYSDECODE_CAP_POLL;
+			break;
+		case '6':	/* count the entries at exit */
+			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
+				m |= (unsigned long long)(i + 1) << 32 | SYSDECODE_CAP_DIRENTS;
+			break;
+		case 'G':
+			if (!SYSDECODE_CAP_IN(m))
+				m |= (unsigned int)(i + 1) << 8 | SYSDECODE_CAP_IN_STRUCT;
+			break;
 		case 'p':
 		case 's':
 			m |= SYSDECODE_CAP_STR(i);
@@ -371,7 +492,7 @@ unsigned int sysdecode__capture_mask(const struct sysdecode_info *in)
 			break;
 		case 'v':
 			if (!SYSDECODE_CAP_ARGV(m))
-				m |= (unsigned int)(i + 1) << 16;
+				m |= (unsigned int)(i + 1) << 16 | SYSDECODE_CAP_ENVC;
 			break;
 		}
 	}
@@ -460,15 +581,13 @@ void sbuf__free(struct sbuf *b)
 	b->len = b->cap = 0;
 }
 
-void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more)
+/* strace's string_quote(): C escapes, octal for the rest and for esc's characters. */
+static void quote_bytes(struct sbuf *b, const char *s, size_t n, const char *esc)
 {
-	size_t n = len < max ? len : max;
-
-	sbuf__putn(b, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && !(esc && strchr(esc, c))) {
 			sbuf__putn(b, (const char *)&c, 1);
 			continue;
 		}
@@ -481,7 +600,7 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
 		case '\v': sbuf__printf(b, "\\v"); break;
 		case '\f': sbuf__printf(b, "\\f"); break;
 		default:
-			if (c >= 0x20 && c < 0x7f) {
+			if (c >= 0x20 && c < 0x7f && !(esc && strchr(esc, c))) {
 				sbuf__printf(b, "%c", c);
 			} else {
 				/* the short octal form unless a digit follows */
@@ -491,7 +610,22 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
 			}
 		}
 	}
+}
+
+void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more)
+{
+	size_t n = len < max ? len : max;
+
+	sbuf__putn(b, "\"", 1);
+	quote_bytes(b, s, n, NULL);
 	sbuf__printf(b, "\"%s", more || len > max ? "..." : "");
+}
+
+void sysdecode__quote_fd_path(struct sbuf *b, const char *s, size_t len)
+{
+	sbuf__putn(b, "<", 1);
+	quote_bytes(b, s, strnlen(s, len), "<>");
+	sbuf__putn(b, ">", 1);
 }
 
 struct flag {
@@ -501,12 +635,13 @@ struct flag {
 #define FL(x) { x, #x }
 
 static const struct flag open_flags[] = {
+	/* in strace's order */
 	FL(O_CREAT), FL(O_EXCL), FL(O_NOCTTY), FL(O_TRUNC), FL(O_APPEND), FL(O_NONBLOCK),
 	FL(O_SYNC), FL(O_DSYNC), FL(O_ASYNC), FL(O_DIRECT),
 	/* glibc defines O_LARGEFILE as 0 on 64-bit; the kernel's bit: */
 	{ 0100000, "O_LARGEFILE" },
-	FL(O_DIRECTORY), FL(O_NOFOLLOW), FL(O_NOATIME), FL(O_CLOEXEC), FL(O_PATH),
-	{ 020000000, "__O_TMPFILE" }, { 0 },
+	FL(O_NOFOLLOW), FL(O_NOATIME), FL(O_CLOEXEC), FL(O_PATH),
+	{ 020000000, "__O_TMPFILE" }, FL(O_DIRECTORY), { 0 },
 };
 static const struct flag at_flags[] = {
 	FL(AT_SYMLINK_NOFOLLOW), FL(AT_REMOVEDIR), FL(AT_SYMLINK_FOLLOW), FL(AT_NO_AUTOMOUNT),
@@ -533,7 +668,8 @@ static const struct flag wait_flags[] = {
 	FL(WNOHANG), FL(WUNTRACED), FL(WCONTINUED), FL(WEXITED), FL(WNOWAIT),
 	FL(__WNOTHREAD), FL(__WALL), FL(__WCLONE), { 0 },
 };
-static const struct flag sock_flags[] = { FL(SOCK_NONBLOCK), FL(SOCK_CLOEXEC), { 0 } };
+/* in strace's order */
+static const struct flag sock_flags[] = { FL(SOCK_CLOEXEC), FL(SOCK_NONBLOCK), { 0 } };
 static const struct flag access_flags[] = { FL(R_OK), FL(W_OK), FL(X_OK), { 0 } };
 
 static const struct flag families[] = {
@@ -590,17 +726,205 @@ static void value(struct sbuf *b, const struct flag *t, long long v)
 
 static void signal_name(struct sbuf *b, int sig)
 {
-	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+	const char *abbrev = sig > 0 && sig < 32 ? sigabbrev_np(sig) : NULL;
 
-	if (abbrev)
+	/* the kernel's real-time range, as strace names it (glibc keeps 32, 33) */
+	if (sig == SIGIO)	/* glibc: POLL; strace: IO */
+		sbuf__printf(b, "SIGIO");
+	else if (abbrev)
 		sbuf__printf(b, "SIG%s", abbrev);
-	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		sbuf__printf(b, "SIGRT_%d", sig - SIGRTMIN);
+	else if (sig == 32)
+		sbuf__printf(b, "SIGRTMIN");
+	else if (sig > 32 && sig <= 64)
+		sbuf__printf(b, "SIGRT_%d", sig - 32);
 	else
 		sbuf__printf(b, "%d", sig);
 }
 
+static const struct flag arch_prctl_codes[] = {
+	{ 0x1001, "ARCH_SET_GS" }, { 0x1002, "ARCH_SET_FS" }, { 0x1003, "ARCH_GET_FS" },
+	{ 0x1004, "ARCH_GET_GS" }, { 0x1011, "ARCH_GET_CPUID" }, { 0x1012, "ARCH_SET_CPUID" },
+	{ 0x1021, "ARCH_GET_XCOMP_SUPP" }, { 0x1022, "ARCH_GET_XCOMP_PERM" },
+	{ 0x1023, "ARCH_REQ_XCOMP_PERM" }, { 0x2001, "ARCH_MAP_VDSO_X32" },
+	{ 0x2002, "ARCH_MAP_VDSO_32" }, { 0x2003, "ARCH_MAP_VDSO_64" }, { 0, NULL },
+};
+static const char *const futex_cmds[] = {
+	"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE",
+	"FUTEX_WAKE_OP", "FUTEX_LOCK_PI", "FUTEX_UNLOCK_PI", "FUTEX_TRYLOCK_PI",
+	"FUTEX_WAIT_BITSET", "FUTEX_WAKE_BITSET", "FUTEX_WAIT_REQUEUE_PI",
+	"FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
+};
+static const struct flag ioctls[] = {
+	{ 0x5401, "TCGETS" }, { 0x5402, "TCSETS" }, { 0x5403, "TCSETSW" }, { 0x5404, "TCSETSF" },
+	{ 0x5405, "TCGETA" }, { 0x5409, "TCSBRK" }, { 0x540A, "TCXONC" }, { 0x540B, "TCFLSH" },
+	{ 0x540C, "TIOCEXCL" }, { 0x540D, "TIOCNXCL" }, { 0x540E, "TIOCSCTTY" },
+	{ 0x540F, "TIOCGPGRP" }, { 0x5410, "TIOCSPGRP" }, { 0x5411, "TIOCOUTQ" },
+	{ 0x5413, "TIOCGWINSZ" }, { 0x5414, "TIOCSWINSZ" }, { 0x5415, "TIOCMGET" },
+	{ 0x541B, "FIONREAD" }, { 0x541C, "TIOCLINUX" }, { 0x5421, "FIONBIO" },
+	{ 0x5422, "TIOCNOTTY" }, { 0x5429, "TIOCGSID" }, { 0x5450, "FIONCLEX" },
+	{ 0x5451, "FIOCLEX" }, { 0x5452, "FIOASYNC" }, { 0x80045430, "TIOCGPTN" },
+	{ 0x40045431, "TIOCSPTLCK" }, { 0x5441, "TIOCGPTPEER" }, { 0x8912, "SIOCGIFCONF" },
+	{ 0x8933, "SIOCGIFINDEX" }, { 0x127c, "BLKSSZGET" }, { 0x80081272, "BLKGETSIZE64" },
+	{ 0, NULL },
+};
+static const struct flag grnd_flags[] = {
+	{ 1, "GRND_NONBLOCK" }, { 2, "GRND_RANDOM" }, { 4, "GRND_INSECURE" }, { 0 },
+};
+static const struct flag fadvice[] = {
+	{ 0, "POSIX_FADV_NORMAL" }, { 1, "POSIX_FADV_RANDOM" }, { 2, "POSIX_FADV_SEQUENTIAL" },
+	{ 3, "POSIX_FADV_WILLNEED" }, { 4, "POSIX_FADV_DONTNEED" }, { 5, "POSIX_FADV_NOREUSE" },
+	{ 0, NULL },
+};
+static const struct flag madvice[] = {
+	{ 0, "MADV_NORMAL" }, { 1, "MADV_RANDOM" }, { 2, "MADV_SEQUENTIAL" },
+	{ 3, "MADV_WILLNEED" }, { 4, "MADV_DONTNEED" }, { 8, "MADV_FREE" }, { 9, "MADV_REMOVE" },
+	{ 10, "MADV_DONTFORK" }, { 11, "MADV_DOFORK" }, { 12, "MADV_MERGEABLE" },
+	{ 13, "MADV_UNMERGEABLE" }, { 14, "MADV_HUGEPAGE" }, { 15, "MADV_NOHUGEPAGE" },
+	{ 16, "MADV_DONTDUMP" }, { 17, "MADV_DODUMP" }, { 18, "MADV_WIPEONFORK" },
+	{ 19, "MADV_KEEPONFORK" }, { 20, "MADV_COLD" }, { 21, "MADV_PAGEOUT" },
+	{ 22, "MADV_POPULATE_READ" }, { 23, "MADV_POPULATE_WRITE" },
+	{ 24, "MADV_DONTNEED_LOCKED" }, { 25, "MADV_COLLAPSE" }, { 100, "MADV_HWPOISON" },
+	{ 0, NULL },
+};
+static const struct flag rlimits[] = {
+	{ 0, "RLIMIT_CPU" }, { 1, "RLIMIT_FSIZE" }, { 2, "RLIMIT_DATA" }, { 3, "RLIMIT_STACK" },
+	{ 4, "RLIMIT_CORE" }, { 5, "RLIMIT_RSS" }, { 6, "RLIMIT_NPROC" }, { 7, "RLIMIT_NOFILE" },
+	{ 8, "RLIMIT_MEMLOCK" }, { 9, "RLIMIT_AS" }, { 10, "RLIMIT_LOCKS" },
+	{ 11, "RLIMIT_SIGPENDING" }, { 12, "RLIMIT_MSGQUEUE" }, { 13, "RLIMIT_NICE" },
+	{ 14, "RLIMIT_RTPRIO" }, { 15, "RLIMIT_RTTIME" }, { 0, NULL },
+};
+static const struct flag clocks[] = {
+	{ 0, "CLOCK_REALTIME" }, { 1, "CLOCK_MONOTONIC" }, { 2, "CLOCK_PROCESS_CPUTIME_ID" },
+	{ 3, "CLOCK_THREAD_CPUTIME_ID" }, { 4, "CLOCK_MONOTONIC_RAW" },
+	{ 5, "CLOCK_REALTIME_COARSE" }, { 6, "CLOCK_MONOTONIC_COARSE" }, { 7, "CLOCK_BOOTTIME" },
+	{ 8, "CLOCK_REALTIME_ALARM" }, { 9, "CLOCK_BOOTTIME_ALARM" }, { 11, "CLOCK_TAI" },
+	{ 0, NULL },
+};
+/* strace prints the sync type first, then the AT_* flags */
+static const struct flag statx_at_flags[] = {
+	FL(AT_SYMLINK_NOFOLLOW), FL(AT_NO_AUTOMOUNT), FL(AT_EMPTY_PATH), { 0 },
+};
+static const struct flag statx_mask[] = {
+	{ 0x7ff, "STATX_BASIC_STATS" }, { 1, "STATX_TYPE" }, { 2, "STATX_MODE" },
+	{ 4, "STATX_NLINK" }, { 8, "STATX_UID" }, { 0x10, "STATX_GID" }, { 0x20, "STATX_ATIME" },
+	{ 0x40, "STATX_MTIME" }, { 0x80, "STATX_CTIME" }, { 0x100, "STATX_INO" },
+	{ 0x200, "STATX_SIZE" }, { 0x400, "STATX_BLOCKS" }, { 0x800, "STATX_BTIME" },
+	{ 0x1000, "STATX_MNT_ID" }, { 0x2000, "STATX_DIOALIGN" }, { 0x4000, "STATX_MNT_ID_UNIQUE" },
+	{ 0 },
+};
+static const struct flag statx_attrs[] = {
+	{ 0x4, "STATX_ATTR_COMPRESSED" }, { 0x10, "STATX_ATTR_IMMUTABLE" },
+	{ 0x20, "STATX_ATTR_APPEND" }, { 0x40, "STATX_ATTR_NODUMP" },
+	{ 0x800, "STATX_ATTR_ENCRYPTED" }, { 0x1000, "STATX_ATTR_AUTOMOUNT" },
+	{ 0x2000, "STATX_ATTR_MOUNT_ROOT" }, { 0x100000, "STATX_ATTR_VERITY" },
+	{ 0x200000, "STATX_ATTR_DAX" }, { 0 },
+};
+/* strace's order */
+static const struct flag sa_flags[] = {
+	{ 0x04000000, "SA_RESTORER" }, { 0x08000000, "SA_ONSTACK" }, { 0x10000000, "SA_RESTART" },
+	{ 0x40000000, "SA_NODEFER" }, { 0x80000000, "SA_RESETHAND" }, { 4, "SA_SIGINFO" },
+	{ 1, "SA_NOCLDSTOP" }, { 2, "SA_NOCLDWAIT" }, { 0 },
+};
+
+static const struct flag sock_levels[] = {
+	{ 0, "SOL_IP" }, { 1, "SOL_SOCKET" }, { 6, "SOL_TCP" }, { 17, "SOL_UDP" },
+	{ 41, "SOL_IPV6" }, { 58, "SOL_ICMPV6" }, { 132, "SOL_SCTP" }, { 255, "SOL_RAW" },
+	{ 263, "SOL_PACKET" }, { 270, "SOL_NETLINK" }, { 282, "SOL_TLS" }, { 0, NULL },
+};
+static const struct flag so_options[] = {
+	{ 1, "SO_DEBUG" }, { 2, "SO_REUSEADDR" }, { 3, "SO_TYPE" }, { 4, "SO_ERROR" },
+	{ 5, "SO_DONTROUTE" }, { 6, "SO_BROADCAST" }, { 7, "SO_SNDBUF" }, { 8, "SO_RCVBUF" },
+	{ 9, "SO_KEEPALIVE" }, { 10, "SO_OOBINLINE" }, { 11, "SO_NO_CHECK" },
+	{ 12, "SO_PRIORITY" }, { 13, "SO_LINGER" }, { 14, "SO_BSDCOMPAT" },
+	{ 15, "SO_REUSEPORT" }, { 16, "SO_PASSCRED" }, { 17, "SO_PEERCRED" },
+	{ 18, "SO_RCVLOWAT" }, { 19, "SO_SNDLOWAT" }, { 20, "SO_RCVTIMEO_OLD" },
+	{ 21, "SO_SNDTIMEO_OLD" }, { 25, "SO_BINDTODEVICE" }, { 29, "SO_TIMESTAMP_OLD" },
+	{ 30, "SO_ACCEPTCONN" }, { 31, "SO_PEERSEC" }, { 32, "SO_SNDBUFFORCE" },
+	{ 33, "SO_RCVBUFFORCE" }, { 36, "SO_MARK" }, { 38, "SO_PROTOCOL" }, { 39, "SO_DOMAIN" },
+	{ 46, "SO_BUSY_POLL" }, { 47, "SO_MAX_PACING_RATE" }, { 60, "SO_ZEROCOPY" },
+	{ 0, NULL },
+};
+static const struct flag tcp_options[] = {
+	{ 1, "TCP_NODELAY" }, { 2, "TCP_MAXSEG" }, { 3, "TCP_CORK" }, { 4, "TCP_KEEPIDLE" },
+	{ 5, "TCP_KEEPINTVL" }, { 6, "TCP_KEEPCNT" }, { 7, "TCP_SYNCNT" }, { 8, "TCP_LINGER2" },
+	{ 9, "TCP_DEFER_ACCEPT" }, { 10, "TCP_WINDOW_CLAMP" }, { 11, "TCP_INFO" },
+	{ 12, "TCP_QUICKACK" }, { 13, "TCP_CONGESTION" }, { 18, "TCP_USER_TIMEOUT" },
+	{ 23, "TCP_FASTOPEN" }, { 25, "TCP_NOTSENT_LOWAT" }, { 30, "TCP_FASTOPEN_CONNECT" },
+	{ 0, NULL },
+};
+
+static const struct flag poll_events[] = {
+	{ 1, "POLLIN" }, { 2, "POLLPRI" }, { 4, "POLLOUT" }, { 8, "POLLERR" }, { 0x10, "POLLHUP" },
+	{ 0x20, "POLLNVAL" }, { 0x40, "POLLRDNORM" }, { 0x80, "POLLRDBAND" },
+	{ 0x100, "POLLWRNORM" }, { 0x200, "POLLWRBAND" }, { 0x400, "POLLMSG" },
+	{ 0x2000, "POLLRDHUP" }, { 0 },
+};
+static const struct flag msg_flags[] = {
+	{ 1, "MSG_OOB" }, { 2, "MSG_PEEK" }, { 4, "MSG_DONTROUTE" }, { 8, "MSG_CTRUNC" },
+	{ 0x10, "MSG_PROXY" }, { 0x20, "MSG_TRUNC" }, { 0x40, "MSG_DONTWAIT" },
+	{ 0x80, "MSG_EOR" }, { 0x100, "MSG_WAITALL" }, { 0x200, "MSG_FIN" }, { 0x400, "MSG_SYN" },
+	{ 0x800, "MSG_CONFIRM" }, { 0x1000, "MSG_RST" }, { 0x2000, "MSG_ERRQUEUE" },
+	{ 0x4000, "MSG_NOSIGNAL" }, { 0x8000, "MSG_MORE" }, { 0x10000, "MSG_WAITFORONE" },
+	{ 0x20000, "MSG_BATCH" }, { 0x4000000, "MSG_ZEROCOPY" }, { 0x20000000, "MSG_FASTOPEN" },
+	{ 0x40000000, "MSG_CMSG_CLOEXEC" }, { 0 },
+};
+
+static void futex_op(struct sbuf *b, unsigned long long v)
+{
+	unsigned int cmd = v & 0x7f;
+
+	if (cmd < sizeof(futex_cmds) / sizeof(futex_cmds[0]))
+		sbuf__printf(b, "%s%s", futex_cmds[cmd], v & 128 ? "_PRIVATE" : "");
+	else
+		sbuf__printf(b, "%#x%s", cmd, v & 128 ? "|FUTEX_PRIVATE_FLAG" : "");
+	if (v & 256)
+		sbuf__printf(b, "|FUTEX_CLOCK_REALTIME");
+	if (v & ~0x1ffULL)
+		sbuf__printf(b, "|%#llx", v & ~0x1ffULL);
+}
+
+/* strace's value kinds that are not flags: a name, else a number. */
+static void named(struct sbuf *b, const struct flag *t, unsigned long long v, bool hex)
+{
+	for (; t->name; t++) {
+		if (t->v == v) {
+			sbuf__printf(b, "%s", t->name);
+			return;
+		}
+	}
+	sbuf__printf(b, hex ? "%#llx" : "%llu", v);
+}
+
+int sysdecode__style = SYSDECODE_ABBREV;
+
+static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v);
+
+/*
+ * -X raw and verbose, as strace: flags in hex, values in decimal (requests
+ * and codes in hex), and with verbose the names in a comment.
+ */
 void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
+{
+	struct sbuf names = { 0 };
+	size_t start = b->len;
+
+	if (sysdecode__style == SYSDECODE_ABBREV || strchr("mOx", kind)) {
+		flags_abbrev(b, kind, v);
+		return;
+	}
+	if (strchr("gkfhejBHC9#$()", kind))
+		sbuf__printf(b, "%d", (int)v);
+	else
+		sbuf__printf(b, "%#llx", v);
+	if (sysdecode__style != SYSDECODE_VERBOSE)
+		return;
+	flags_abbrev(&names, kind, v);
+	if (names.p && strcmp(names.p, b->p + start))
+		sbuf__printf(b, " /* %s */", names.p);
+	sbuf__free(&names);
+}
+
+static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 {
 	switch (kind) {
 	case 'o': {
@@ -661,6 +985,81 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 	case 'k':
 		value(b, families, (int)v);
 		break;
+	case 'O':
+		sbuf__printf(b, "%#llx", v);
+		break;
+	case '8':
+		bits(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		break;
+	case '~':
+		bits(b, msg_flags, v, "0");
+		break;
+	case '#':
+		value(b, (const struct flag[]){ { 0, "SHUT_RD" }, { 1, "SHUT_WR" }, { 2, "SHUT_RDWR" },
+				{ 0, NULL } }, (int)v);
+		break;
+	case '$':
+		value(b, sock_levels, (int)v);
+		break;
+	case '(':
+		value(b, so_options, (int)v);
+		break;
+	case ')':
+		value(b, tcp_options, (int)v);
+		break;
+	case '9':
+		value(b, (const struct flag[]){ { 0, "IPPROTO_IP" }, { 1, "IPPROTO_ICMP" },
+				{ 6, "IPPROTO_TCP" }, { 17, "IPPROTO_UDP" }, { 41, "IPPROTO_IPV6" },
+				{ 58, "IPPROTO_ICMPV6" }, { 132, "IPPROTO_SCTP" }, { 255, "IPPROTO_RAW" },
+				{ 262, "IPPROTO_MPTCP" }, { 0, NULL } }, (int)v);
+		break;
+	case '0':	/* O_* flags without an access mode (pipe2, dup3) */
+		bits(b, open_flags, v, "0");
+		break;
+	case 'j':
+		value(b, clocks, (int)v);
+		break;
+	case 'N':
+		bits(b, (const struct flag[]){ { 1, "TIMER_ABSTIME" }, { 0 } }, v, "0");
+		break;
+	case 'b':
+		named(b, arch_prctl_codes, v, true);
+		break;
+	case 'F':
+		futex_op(b, v);
+		break;
+	case 'I':
+		named(b, ioctls, (unsigned int)v, true);
+		break;
+	case 'y':
+		bits(b, grnd_flags, v, "0");
+		break;
+	case 'B':
+		value(b, fadvice, (int)v);
+		break;
+	case 'H':
+		value(b, madvice, (int)v);
+		break;
+	case 'C':
+		value(b, rlimits, (int)v);
+		break;
+	case 'T': {
+		static const char *sync[] = { "AT_STATX_SYNC_AS_STAT", "AT_STATX_FORCE_SYNC",
+					      "AT_STATX_DONT_SYNC", "AT_STATX_SYNC_TYPE" };
+
+		sbuf__printf(b, "%s", sync[(v >> 13) & 3]);
+		if (v & ~0x6000ULL) {
+			sbuf__printf(b, "|");
+			bits(b, statx_at_flags, v & ~0x6000ULL, NULL);
+		}
+		break;
+	}
+	case 'U':
+		bits(b, statx_mask, v, "0");
+		break;
+	case 'K':	/* accept4's flags: SOCK_* bits alone */
+		bits(b, sock_flags, v, "0");
+		break;
 	case 't': {
 		unsigned long long rest = v & ~0xfULL;
 
@@ -688,6 +1087,254 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 	}
 }
 
+/* ---- structures ---------------------------------------------------- */
+
+static unsigned long long get64(const char *p)
+{
+	unsigned long long v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static unsigned int get32(const char *p)
+{
+	unsigned int v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void print_mode(struct sbuf *b, unsigned int mode)
+{
+	static const struct flag types[] = {
+		FL(S_IFREG), FL(S_IFDIR), FL(S_IFCHR), FL(S_IFBLK), FL(S_IFIFO), FL(S_IFLNK),
+		FL(S_IFSOCK), { 0, NULL },
+	};
+	bool found = false;
+
+	for (const struct flag *t = types; t->name; t++) {
+		if (t->v == (mode & S_IFMT)) {
+			sbuf__printf(b, "%s|", t->name);
+			found = true;
+		}
+	}
+	if (!found && (mode & S_IFMT))
+		sbuf__printf(b, "%#o|", mode & S_IFMT);
+	if (mode & S_ISUID)
+		sbuf__printf(b, "S_ISUID|");
+	if (mode & S_ISGID)
+		sbuf__printf(b, "S_ISGID|");
+	if (mode & S_ISVTX)
+		sbuf__printf(b, "S_ISVTX|");
+	sbuf__printf(b, "%#03o", mode & 0777);
+}
+
+static void print_makedev(struct sbuf *b, unsigned long long dev)
+{
+	unsigned int major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL);
+	unsigned int minor = (dev & 0xff) | ((dev >> 12) & ~0xffULL);
+
+	sbuf__printf(b, "makedev(%#x, %#x)", major, minor);
+}
+
+/* strace's sigset: [INT TERM], or ~[...] of what is missing when most are in. */
+static void print_sigset(struct sbuf *b, unsigned long long set)
+{
+	bool neg = __builtin_popcountll(set) > 32, first = true;
+
+	if (neg)
+		set = ~set;
+	sbuf__printf(b, "%s[", neg ? "~" : "");
+	for (int sig = 1; sig <= 64; sig++) {
+		const char *n;
+
+		if (!(set & (1ULL << (sig - 1))))
+			continue;
+		sbuf__printf(b, "%s", first ? "" : " ");
+		first = false;
+		if (sig == SIGIO)
+			sbuf__printf(b, "IO");
+		else if (sig < 32 && (n = sigabbrev_np(sig)))
+			sbuf__printf(b, "%s", n);
+		else if (sig == 32)
+			sbuf__printf(b, "RTMIN");
+		else if (sig > 32)
+			sbuf__printf(b, "RT_%d", sig - 32);
+		else
+			sbuf__printf(b, "%d", sig);
+	}
+	sbuf__printf(b, "]");
+}
+
+static void print_rlim(struct sbuf *b, unsigned long long v)
+{
+	if (v == ~0ULL)
+		sbuf__printf(b, "RLIM64_INFINITY");
+	else if (v && !(v % 1024))
+		sbuf__printf(b, "%llu*1024", v / 1024);
+	else
+		sbuf__printf(b, "%llu", v);
+}
+
+static void print_sockaddr(struct sbuf *b, const char *d, int len)
+{
+	unsigned int family = len >= 2 ? (unsigned char)d[0] | (unsigned char)d[1] << 8 : 0;
+	char addr[INET6_ADDRSTRLEN];
+
+	sbuf__printf(b, "{sa_family=");
+	value(b, families, family);
+	if (family == AF_UNIX && len > 2) {
+		const char *path = d + 2;
+		int n = len - 2;
+
+		if (path[0]) {
+			sbuf__printf(b, ", sun_path=");
+			sysdecode__quote(b, path, strnlen(path, n), (size_t)-1, false);
+		} else {	/* abstract */
+			sbuf__printf(b, ", sun_path=@");
+			sysdecode__quote(b, path + 1, n - 1, (size_t)-1, false);
+		}
+	} else if (family == AF_INET && len >= 8) {
+		inet_ntop(AF_INET, d + 4, addr, sizeof(addr));
+		sbuf__printf(b, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
+			     ntohs(*(const unsigned short *)(d + 2)), addr);
+	} else if (family == AF_INET6 && len >= 28) {
+		inet_ntop(AF_INET6, d + 8, addr, sizeof(addr));
+		sbuf__printf(b, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
+			     "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
+			     ntohs(*(const unsigned short *)(d + 2)), ntohl(get32(d + 4)), addr,
+			     get32(d + 24));
+	} else if (family == AF_NETLINK && len >= 12) {
+		sbuf__printf(b, ", nl_pid=%u, nl_groups=%08x", get32(d + 4), get32(d + 8));
+	} else if (len > 2) {
+		sbuf__printf(b, ", sa_data=");
+		sysdecode__quote(b, d + 2, len - 2, (size_t)-1, false);
+	}
+	sbuf__printf(b, "}");
+}
+
+static void print_wait_status(struct sbuf *b, int s)
+{
+	char sig[32];
+
+	if (WIFEXITED(s))
+		sbuf__printf(b, "[{WIFEXITED(s) && WEXITSTATUS(s) == %d}]", WEXITSTATUS(s));
+	else if (WIFSIGNALED(s))
+		sbuf__printf(b, "[{WIFSIGNALED(s) && WTERMSIG(s) == %s%s}]",
+			     sigabbrev_np(WTERMSIG(s)) ?
+			     (snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(WTERMSIG(s))), sig) :
+			     (snprintf(sig, sizeof(sig), "%d", WTERMSIG(s)), sig),
+			     WCOREDUMP(s) ? " && WCOREDUMP(s)" : "");
+	else if (WIFSTOPPED(s))
+		sbuf__printf(b, "[{WIFSTOPPED(s) && WSTOPSIG(s) == SIG%s}]",
+			     sigabbrev_np(WSTOPSIG(s)) ? sigabbrev_np(WSTOPSIG(s)) : "?");
+	else if (WIFCONTINUED(s))
+		sbuf__printf(b, "[{WIFCONTINUED(s)}]");
+	else
+		sbuf__printf(b, "[%#x]", s);
+}
+
+/* A structure the BPF side copied (d, len bytes), as strace prints it. */
+static void print_struct(struct sbuf *b, char kind, const char *d, int len)
+{
+	switch (kind) {
+	case 'S': {
+		unsigned int mode = get32(d + 24);
+
+		sbuf__printf(b, "{st_mode=");
+		print_mode(b, mode);
+		if (S_ISCHR(mode) || S_ISBLK(mode)) {
+			sbuf__printf(b, ", st_rdev=");
+			print_makedev(b, get64(d + 40));
+		} else {
+			sbuf__printf(b, ", st_size=%lld", (long long)get64(d + 48));
+		}
+		sbuf__printf(b, ", ...}");
+		break;
+	}
+	case 'X':
+		sbuf__printf(b, "{stx_mask=");
+		bits(b, statx_mask, get32(d), "0");
+		sbuf__printf(b, ", stx_attributes=");
+		bits(b, statx_attrs, get64(d + 8), "0");
+		sbuf__printf(b, ", stx_mode=");
+		print_mode(b, (unsigned short)get32(d + 28));
+		sbuf__printf(b, ", stx_size=%llu, ...}", get64(d + 40));
+		break;
+	case 'Q':
+	case 'q': {
+		unsigned long long h = get64(d), fl = get64(d + 8);
+
+		if (h == 0)
+			sbuf__printf(b, "{sa_handler=SIG_DFL");
+		else if (h == 1)
+			sbuf__printf(b, "{sa_handler=SIG_IGN");
+		else
+			sbuf__printf(b, "{sa_handler=%#llx", h);
+		sbuf__printf(b, ", sa_mask=");
+		print_sigset(b, get64(d + 24));
+		sbuf__printf(b, ", sa_flags=");
+		bits(b, sa_flags, fl, "0");
+		if (fl & 0x04000000)
+			sbuf__printf(b, ", sa_restorer=%#llx", get64(d + 16));
+		sbuf__printf(b, "}");
+		break;
+	}
+	case 'Z':
+	case 'z':
+		print_sigset(b, get64(d));
+		break;
+	case 'J':
+	case 'L':
+		sbuf__printf(b, "{rlim_cur=");
+		print_rlim(b, get64(d));
+		sbuf__printf(b, ", rlim_max=");
+		print_rlim(b, get64(d + 8));
+		sbuf__printf(b, "}");
+		break;
+	case 'n':
+		sbuf__printf(b, "{tv_sec=%lld, tv_nsec=%lld}", (long long)get64(d),
+			     (long long)get64(d + 8));
+		break;
+	case 'Y':
+		print_wait_status(b, (int)get32(d));
+		break;
+	case 'G':
+	case '@':
+		print_sockaddr(b, d, len);
+		break;
+	case '2':
+		sbuf__printf(b, "[%d, %d]", (int)get32(d), (int)get32(d + 4));
+		break;
+	case '&':
+		sbuf__printf(b, "[%d]", (int)get32(d));
+		break;
+	case '4':
+	case '5': {
+		unsigned int fl = get32(d + 8);
+
+		sbuf__printf(b, "{ss_sp=%#llx, ss_flags=", get64(d));
+		bits(b, (const struct flag[]){ { 1, "SS_ONSTACK" }, { 2, "SS_DISABLE" },
+					      { 1U << 31, "SS_AUTODISARM" }, { 0 } }, fl, "0");
+		sbuf__printf(b, ", ss_size=%llu}", get64(d + 16));
+		break;
+	}
+	case '7': {
+		short type = (short)get32(d), wh = (short)(get32(d) >> 16);
+
+		sbuf__printf(b, "{l_type=");
+		value(b, (const struct flag[]){ { F_RDLCK, "F_RDLCK" }, { F_WRLCK, "F_WRLCK" },
+					       { F_UNLCK, "F_UNLCK" }, { 0, NULL } }, type);
+		sbuf__printf(b, ", l_whence=");
+		value(b, whence, wh);
+		sbuf__printf(b, ", l_start=%lld, l_len=%lld}", (long long)get64(d + 8),
+			     (long long)get64(d + 16));
+		break;
+	}
+	}
+}
+
 /*
  * -y: "3</etc/hostname>": what the caller knows of the fd (the open it
  * saw), else /proc/<tgid>/fd/<fd> if it is still open.
@@ -704,15 +1351,13 @@ static void fd_arg(struct sbuf *b, const struct sysdecode_opts *o, int fd)
 		return;
 	known = o->fd_path ? o->fd_path(o->tgid, fd) : NULL;
 	if (known) {
-		sbuf__printf(b, "<%s>", known);
+		sysdecode__quote_fd_path(b, known, strlen(known));
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", o->tgid, fd);
 	n = readlink(path, target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = 0;
-		sbuf__printf(b, "<%s>", target);
-	}
+	if (n > 0)
+		sysdecode__quote_fd_path(b, target, n);
 }
 
 void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
@@ -724,9 +1369,19 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		fd_arg(b, o, (int)v);
 		return;
 	case 'D':
-		if ((int)v == AT_FDCWD)
-			sbuf__printf(b, "AT_FDCWD");
-		else
+		if ((int)v == AT_FDCWD) {
+			if (sysdecode__style == SYSDECODE_ABBREV)
+				sbuf__printf(b, "AT_FDCWD");
+			else
+				sbuf__printf(b, sysdecode__style == SYSDECODE_RAW ? "%d" :
+					     "%d /* AT_FDCWD */", AT_FDCWD);
+			/* -y: strace adds the cwd */
+			const char *cwd = o->fd_paths && o->tgid && o->fd_path ?
+					  o->fd_path(o->tgid, AT_FDCWD) : NULL;
+
+			if (cwd)
+				sysdecode__quote_fd_path(b, cwd, strlen(cwd));
+		} else
 			fd_arg(b, o, (int)v);
 		return;
 	case 'i':
@@ -766,6 +1421,38 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		else
 			sbuf__printf(b, "%#llx", v);
 		return;
+	case '*': {	/* [{fd=3, events=POLLIN}, ...]: nfds is next */
+		int k, n = cap && cap->valid && cap->len > 0 ? cap->len / 8 : 0;
+
+		if (!v) {
+			sbuf__printf(b, "NULL");
+			return;
+		}
+		if (!n) {
+			sbuf__printf(b, "%#llx", v);
+			return;
+		}
+		sbuf__printf(b, "[");
+		for (k = 0; k < n; k++) {
+			sbuf__printf(b, "%s{fd=%d, events=", k ? ", " : "", (int)get32(cap->data + 8 * k));
+			bits(b, poll_events, (unsigned short)get32(cap->data + 8 * k + 4), "0");
+			sbuf__printf(b, "}");
+		}
+		sbuf__printf(b, "%s]", next > (unsigned long long)n ? ", ..." : "");
+		return;
+	}
+	case 'G':
+	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
+	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7': case '&':
+	case '@':
+		if (!v)
+			sbuf__printf(b, "NULL");
+		else if (cap && cap->valid && cap->len > 0 &&
+			 (kind == 'G' || cap->len >= sysdecode__struct_size(kind)))
+			print_struct(b, kind, cap->data, cap->len);
+		else
+			sbuf__printf(b, "%#llx", v);
+		return;
 	default:
 		sysdecode__flags(b, kind, v);
 	}
@@ -794,6 +1481,47 @@ const char *sysdecode__errdesc(int err)
 		if (kerrs[i].e == err)
 			return kerrs[i].desc;
 	return strerror(err);
+}
+
+int sysdecode__sockaddr_len(const char *d, int len)
+{
+	unsigned int family = len >= 2 ? (unsigned char)d[0] | (unsigned char)d[1] << 8 : 0;
+
+	switch (family) {
+	case AF_INET: return 16;
+	case AF_INET6: return 28;
+	case AF_NETLINK: return 12;
+	case AF_UNIX:
+		if (len <= 2 || (!d[2] && len > 3 && !d[3]))
+			return 2;	/* unnamed */
+		if (d[2])
+			return 2 + strnlen(d + 2, len - 2) + 1;
+	}
+	return -1;	/* abstract or unknown: not derived */
+}
+
+void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret)
+{
+	bool first = true;
+
+	if (ret == 0) {
+		sbuf__printf(b, " (Timeout)");
+		return;
+	}
+	if (ret < 0 || !cap || !cap->valid || cap->len < 8)
+		return;
+	sbuf__printf(b, " ([");
+	for (int k = 0; k < cap->len / 8; k++) {
+		unsigned int rev = get32(cap->data + 8 * k + 4) >> 16;
+
+		if (!rev)
+			continue;
+		sbuf__printf(b, "%s{fd=%d, revents=", first ? "" : ", ", (int)get32(cap->data + 8 * k));
+		bits(b, poll_events, rev, "0");
+		sbuf__printf(b, "}");
+		first = false;
+	}
+	sbuf__printf(b, "])");
 }
 
 void sysdecode__ret(struct sbuf *b, const struct sysdecode_opts *o, char kind, long long ret)

@@ -34,6 +34,25 @@ enum {
  *   P PROT_*        M MAP_*              c CLONE_* (+ signal) g signal
  *   W wait options  k address family    t socket type       f fcntl command
  *   h sigprocmask how                    e lseek whence     v string array (pointer)
+ *   K SOCK_* flags alone (accept4)      O offset, hex        j clockid
+ *   b arch_prctl code   F futex op       I ioctl request      y getrandom flags
+ *   B fadvise advice    H madvise advice C rlimit resource    T statx flags
+ *   U statx mask        N clock_nanosleep flags
+ * Structures, copied by the BPF side (input at entry, output at exit when
+ * the call succeeded):
+ *   G sockaddr, its length the next argument (input)
+ *   n timespec (input)  Q sigaction (input)  Z sigset (input)   J rlimit (input)
+ *   S stat (output)     X statx (output)     q sigaction (output)
+ *   z sigset (output)   L rlimit (output)    Y wait status (output)
+ *   2 int[2] (output: pipe)   4 stack_t (input)   5 stack_t (output)
+ *   7 struct flock (input)    6 dirent buffer: its entries counted at exit
+ *   0 O_* flags without an access mode (pipe2, dup3)
+ *   8 epoll_create1 flags      9 IPPROTO_* (socket's protocol for inet families)
+ *   # shutdown how   $ socket level   ( SO_* option   ) TCP_* option
+ *   & an int option value (input, 4 bytes: "[1]")
+ *   * pollfd array, nfds the next argument (copied at exit: events and revents)
+ *   ~ MSG_* flags
+ *   @ sockaddr result (output)   = socklen_t value-result: "[128 => 16]"
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */
@@ -58,11 +77,23 @@ const struct sysdecode_info *sysdecode__table(size_t *n);
  * (r, R) copied at exit, bits 16-18 the 1-based index of the first
  * string array (v: execve's argv).
  */
-unsigned int sysdecode__capture_mask(const struct sysdecode_info *in);
+unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in);
 #define SYSDECODE_CAP_STR(i)	(1u << (i))
 #define SYSDECODE_CAP_IN(m)	(((m) >> 8) & 7)
+#define SYSDECODE_CAP_IN_STRUCT	(1ULL << 11)
 #define SYSDECODE_CAP_OUT(m)	(((m) >> 12) & 7)
 #define SYSDECODE_CAP_ARGV(m)	(((m) >> 16) & 7)
+#define SYSDECODE_CAP_ENVC	(1ULL << 19)
+#define SYSDECODE_CAP_ISTRUCT(m)	(((m) >> 20) & 7)
+#define SYSDECODE_CAP_ISIZE(m)	(((m) >> 24) & 0xff)
+#define SYSDECODE_CAP_OSTRUCT(m)	(((m) >> 32) & 7)
+#define SYSDECODE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
+#define SYSDECODE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
+#define SYSDECODE_CAP_POLL	(1ULL << 49)	/* the output structure: pollfd[next argument] */
+/* Bytes copied of a structure kind (above); 0: not a structure. */
+int sysdecode__struct_size(char kind);
+/* Is kind an output structure? */
+bool sysdecode__struct_out(char kind);
 
 /* A growing text line. */
 struct sbuf {
@@ -94,6 +125,15 @@ struct sysdecode_opts {
 
 /* strace's quoting: "..." with C escapes, and "..."... when cut at max. */
 void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more);
+/*
+ * -y: "<path>" with strace's escapes (\n, \33, and '<' '>' in octal), so
+ * a file name cannot forge a line or a terminal sequence.
+ */
+void sysdecode__quote_fd_path(struct sbuf *b, const char *s, size_t len);
+/* -X: constants as names (abbrev), numbers (raw) or both (verbose). */
+enum { SYSDECODE_ABBREV, SYSDECODE_RAW, SYSDECODE_VERBOSE };
+extern int sysdecode__style;
+
 /* Flags as "O_RDONLY|O_CLOEXEC" etc., by kind letter. */
 void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v);
 /*
@@ -103,6 +143,10 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v);
 void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		    unsigned long long v, const struct sysdecode_cap *cap,
 		    unsigned long long next);
+/* The length the kernel returns with a sockaddr result, from its family; -1: not known. */
+int sysdecode__sockaddr_len(const char *d, int len);
+/* poll's " ([{fd=3, revents=POLLIN}])" after its return value; " (Timeout)" at 0. */
+void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret);
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = ?", " = 0x7f..." */
 void sysdecode__ret(struct sbuf *b, const struct sysdecode_opts *o, char kind, long long ret);
 /* Name and description of an errno, kernel-internal ones included. */

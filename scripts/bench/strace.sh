@@ -66,13 +66,13 @@ median() {	# file column
 
 sleep 600 &
 SP=$!
-# Start-up: exec until "Hit Ctrl-C" (attached). A fresh stderr file per run:
+# Start-up: exec until "Hit Ctrl-C" (attached; no -o, which has no banner). A fresh stderr file per run:
 # a reused one can show the previous run's line before the new tool has
 # its signal handlers, and a background job of a script ignores SIGINT.
 startup=$(for i in $(seq 7); do
 	e=$(mktemp)
 	t0=$(date +%s%N)
-	"$BIN/strace-lite" -c -o /dev/null -p $SP 2>"$e" &
+	"$BIN/strace-lite" -c -p $SP 2>"$e" &
 	p=$!
 	until grep -q "Hit Ctrl-C" "$e"; do kill -0 $p 2>/dev/null || break; sleep 0.001; done
 	t1=$(date +%s%N)

@@ -4,6 +4,7 @@
 # of system calls (tests/workloads/sysload.c).
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	require_root
@@ -119,7 +120,10 @@ check_short_trace() {
 		"$SL" -n 0 -r 1 -w 1 -F 0 -S 300
 	[ "$status" = 0 ]
 	cat "$out"
-	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} execve\(".*/sysload", \["[^"]*"(\.\.\.)?, "-n", "0", "-r", \.\.\.\], 0x[0-9a-f]+\) = 0 <[0-9]+\.[0-9]{6}>$' "$out"
+	# envp as strace shows it: its address and "/* N vars */"
+	local nenv
+	nenv=$(env -0 | tr -cd '\0' | wc -c)
+	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} execve\(".*/sysload", \["[^"]*"(\.\.\.)?, "-n", "0", "-r", \.\.\.\], 0x[0-9a-f]+ /\* '"$nenv"' vars \*/\) = 0 <[0-9]+\.[0-9]{6}>$' "$out"
 	grep -Eq ' read\([0-9]+</dev/zero>, "\\0", 1\) = 1 <[0-9]+\.[0-9]{6}>$' "$out"
 	grep -Eq ' write\([0-9]+</dev/null>, "x", 1\) = 1 <' "$out"
 	# -s 8 cuts the JSON line
@@ -172,10 +176,12 @@ check_short_trace() {
 	[ "$(jq -s --argjson t "$tid" '[.[] | select(.syscall=="getuid" and .tid==$t)] | length' "$out")" = 50 ]
 	[ "$(jq -s --argjson p "$child" '[.[] | select(.syscall=="getgid" and .pid==$p)] | length' "$out")" = 40 ]
 	[ "$(jq -s --argjson p "$child" '[.[] | select(.type=="exit" and .pid==$p and .status==7)] | length' "$out")" = 1 ]
-	# text: [pid N] prefixes
+	# text: "PID " prefixes in a -o file, "[pid PID] " on stderr, as strace's
 	run "$BIN/strace-lite" -f -e trace=getgid -o "$BATS_TEST_TMPDIR/t.txt" "$SL" -n 0 -r 0 -w 0 -F 0 -c 3
-	grep -Eq '^\[pid [0-9]+\] getgid\(\) += 0$' "$BATS_TEST_TMPDIR/t.txt"
-	grep -Eq '^\[pid [0-9]+\] \+\+\+ exited with 7 \+\+\+$' "$BATS_TEST_TMPDIR/t.txt"
+	grep -Eq '^[0-9]+ +getgid\(\) += 0$' "$BATS_TEST_TMPDIR/t.txt"
+	grep -Eq '^[0-9]+ +\+\+\+ exited with 7 \+\+\+$' "$BATS_TEST_TMPDIR/t.txt"
+	run --separate-stderr "$BIN/strace-lite" -f -e trace=getgid "$SL" -n 0 -r 0 -w 0 -F 0 -c 3
+	grep -Eq '^\[pid +[0-9]+\] getgid\(\) += 0$' <<<"$stderr"
 
 	OUT=$BATS_TEST_TMPDIR/c.json
 	summary_run -e trace=getuid,getgid "$SL" -n 0 -r 0 -w 0 -F 0 -t 50 -c 40
@@ -229,8 +235,9 @@ strace_progs() {
 	stop_tool INT
 	kill "$p"; wait "$p" || true
 	[ "$TOOL_RC" = 0 ]
-	cat "$TOOL_OUT"
-	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +1000 +getppid$' "$TOOL_OUT"
+	# the summary goes where strace puts it: stderr
+	cat "$TOOL_ERR"
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +1000 +getppid$' "$TOOL_ERR"
 	# its programs are gone (freed after an RCU grace period)
 	for _ in $(seq 50); do
 		left=$(bpftool prog show -j 2>/dev/null | jq -r '.[].id' | grep -Fxf <(echo "$mine") || true)
@@ -337,4 +344,300 @@ strace_progs() {
 	expect_fail 2 "invalid -e status" "$BIN/strace-lite" -e status=maybe true
 	expect_fail 2 "unrecognized option|invalid option" "$BIN/strace-lite" --bogus true
 	expect_fail 2 "cannot be combined" "$BIN/strace-lite" -p 1 true
+}
+
+# sw_lines FILE: cat's read and write of the test's file (310 or 20 bytes), strace's column aside
+sw_lines() { grep -E '^(read\([0-9]+|write\(1), .* += (310|20)$' "$1" | sed -E 's/ +=/ =/'; }
+
+@test "strace: every -s up to the maximum loads and cuts strings as strace does" {
+	command -v strace >/dev/null || skip "no strace"
+	local big=$BATS_TEST_TMPDIR/big small=$BATS_TEST_TMPDIR/small a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	python3 -c "import string,sys; sys.stdout.write((string.ascii_letters + string.digits) * 5)" >"$big"
+	printf 'abcdefghijklmnopqrst' >"$small"
+	for s in 0 1 5 20 31 32 33 34 40 64 100 255 256; do
+		for f in "$big" "$small"; do
+			strace -s "$s" -e trace=read,write -o "$a" cat "$f" >/dev/null
+			run "$BIN/strace-lite" -s "$s" -e trace=read,write -o "$b" cat "$f"
+			[ "$status" = 0 ] || { echo "-s $s: $output"; false; }
+			sw_lines "$a" >"$a.l"
+			sw_lines "$b" >"$b.l"
+			[ "$(wc -l <"$a.l")" = 2 ]
+			diff "$a.l" "$b.l" || { echo "-s $s $f"; false; }
+		done
+	done
+	# above the maximum: served up to it, with a warning
+	run "$BIN/strace-lite" -s 1024 -e trace=write -o "$b" cat "$big"
+	[ "$status" = 0 ]
+	grep -q 'warning: -s 1024: strings and buffers are copied up to 256 bytes' <<<"$output"
+}
+
+@test "strace: the trace goes to stderr, one whole line per write, never spliced with the program's output" {
+	local t=$BATS_TEST_TMPDIR/t.txt w=$BATS_TEST_TMPDIR/w.txt
+	# the program's stdout and the trace share one pipe: every line is whole
+	"$BIN/strace-lite" -e trace=write sh -c 'for i in $(seq 300); do echo line$i; done' 2>&1 | cat >"$t"
+	[ "$(grep -c '^line[0-9]*$' "$t")" = 300 ]
+	[ "$(grep -Ec '^write\(1, "line[0-9]+\\n", [0-9]+\) += [0-9]+$' "$t")" = 300 ]
+	# and nothing else but the signal of seq's end and the exit
+	[ "$(grep -Evc '^(line[0-9]+|write\(1, "line[0-9]+\\n", [0-9]+\) += [0-9]+|--- SIGCHLD \{.*\} ---|\+\+\+ exited with 0 \+\+\+)$' "$t")" = 0 ]
+	# 2>FILE captures the trace, stdout keeps only the program's
+	run --separate-stderr "$BIN/strace-lite" -e trace=write echo hi
+	[ "$output" = hi ]
+	grep -Eq '^write\(1, "hi\\n", 3\) += 3$' <<<"$stderr"
+	# each write(2) of the tool is exactly one line
+	command -v strace >/dev/null || skip "no strace"
+	strace -s 1000 -e trace=write -e signal=none -o "$w" "$BIN/strace-lite" -e trace=getppid "$SL" -n 500 -r 0 -w 0 -F 0 2>/dev/null >/dev/null
+	[ "$(grep -c '^write(2, "getppid() ' "$w")" = 500 ]
+	[ "$(grep '^write(2, ' "$w" | grep -vc '^write(2, "[^"]*\\n", [0-9]*) *= [0-9]*$')" = 0 ]
+}
+
+@test "strace: the command is found in PATH before tracing starts: one execve" {
+	local t=$BATS_TEST_TMPDIR/t.txt
+	run env PATH="/nonexistent/a:/nonexistent/b:/usr/local/bin:/usr/bin:/bin" \
+		"$BIN/strace-lite" -e trace=execve -o "$t" ls /
+	[ "$status" = 0 ]
+	cat "$t"
+	[ "$(grep -c '^execve(' "$t")" = 1 ]
+	grep -Eq '^execve\("/usr/bin/ls", \["ls", "/"\], ' "$t"
+	OUT=$BATS_TEST_TMPDIR/c.json
+	summary_run true
+	[ "$(count execve)" = 1 ]
+	[ "$(count execve errors)" = 0 ]
+	expect_fail 1 "failed to run 'no-such-cmd-xyz': No such file or directory" "$BIN/strace-lite" no-such-cmd-xyz
+}
+
+@test "strace: no banner when running a command or writing to -o" {
+	run --separate-stderr "$BIN/strace-lite" -e trace=none true
+	[ "$status" = 0 ]
+	[ "$stderr" = "+++ exited with 0 +++" ]
+	run --separate-stderr "$BIN/strace-lite" -o "$BATS_TEST_TMPDIR/t.txt" true
+	[ "$status" = 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "strace: SIGINT or SIGTERM to the tool kills the command it started" {
+	local t=$BATS_TEST_TMPDIR/t.txt sig p child rc
+	for sig in INT TERM; do
+		: >"$t"
+		"$BIN/strace-lite" -o "$t" sleep 60 &
+		p=$!
+		for _ in $(seq 100); do grep -q '^clock_nanosleep' "$t" 2>/dev/null && break; sleep 0.05; done
+		child=$(pgrep -P "$p" -x sleep)
+		[ -n "$child" ]
+		kill -"$sig" "$p"
+		rc=0
+		wait "$p" || rc=$?
+		[ "$rc" = $((128 + $(kill -l "$sig"))) ]
+		run kill -0 "$child"
+		[ "$status" != 0 ]
+		[ "$(tail -1 "$t")" = "+++ killed by SIG$sig +++" ]
+	done
+}
+
+@test "strace: argument counts from the kernel's metadata: set_robust_list, rseq, accept4" {
+	local t=$BATS_TEST_TMPDIR/t.txt
+	run "$BIN/strace-lite" -e trace=set_robust_list,rseq,accept4 -o "$t" python3 -c '
+import socket, threading
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
+	[ "$status" = 0 ]
+	cat "$t"
+	grep -Eq '^set_robust_list\(0x[0-9a-f]+, 24\) += 0$' "$t"
+	grep -Eq '^rseq\(0x[0-9a-f]+, 0x20, 0, 0x53053053\) += 0$' "$t"
+	grep -Eq '^accept4\([0-9]+, \{sa_family=AF_INET, [^}]*\}, \[16\], SOCK_CLOEXEC\) += [0-9]+$' "$t"
+}
+
+@test "strace: -p on a process whose threads come and go ends when it exits (no thread left behind)" {
+	local w p i hung=0
+	# threads that exit while -p lists /proc/PID/task: once, one stayed
+	# in the traced set for good, and -p never ended (3 in 20 here)
+	for i in $(seq 25); do
+		"$WL/threadchurn" -t 16 -s 30 &
+		w=$!
+		WLP=$w
+		sleep 0.1
+		"$BIN/strace-lite" -e trace=none -o /dev/null -p "$w" &
+		p=$!
+		TOOL_PID=$p
+		sleep 0.3
+		kill "$w"
+		wait "$w" || true
+		for _ in $(seq 30); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		if kill -0 "$p" 2>/dev/null; then
+			hung=$((hung + 1))
+			kill "$p"
+		fi
+		wait "$p" || true
+	done
+	echo "hung: $hung of 25"
+	[ "$hung" = 0 ]
+}
+
+@test "strace: -y paths are escaped as strace escapes them: a file name cannot forge a line" {
+	local d=$BATS_TEST_TMPDIR/y f t=$BATS_TEST_TMPDIR/t.txt s=$BATS_TEST_TMPDIR/s.txt
+	mkdir -p "$d"
+	f=$(printf '%s/a\n+++ exited with 0 +++\n\033[2Jb<c>"d\\e' "$d")
+	echo x >"$f"
+	run "$BIN/strace-lite" -y -e trace=openat,read,close -o "$t" cat "$f"
+	[ "$status" = 0 ]
+	cat -A "$t"
+	# one exit line, no raw escape byte
+	[ "$(grep -c '^+++' "$t")" = 1 ]
+	[ "$(tail -1 "$t")" = "+++ exited with 0 +++" ]
+	run grep -c $'\033' "$t"
+	[ "$output" = 0 ]
+	grep -Fq '/a\n+++ exited with 0 +++\n\33[2Jb\74c\76\"d\\e>' "$t"
+	# the very lines strace prints for that file
+	command -v strace >/dev/null || skip "no strace"
+	strace -y -e trace=openat,read,close -o "$s" cat "$f" >/dev/null
+	diff <(grep -F "$d" "$s" | sed -E 's/ +=/ =/') <(grep -F "$d" "$t" | sed -E 's/ +=/ =/')
+}
+
+@test "strace: beside strace on real commands, >= 95% of its lines and >= 99% of its calls identical" {
+	command -v strace >/dev/null || skip "no strace"
+	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	run "$ROOT/tests/strace-diff.sh"
+	echo "$output"
+	[ "$status" = 0 ]
+	# ls, cat, python, pipeline (-f), tcp (-f), tar, sqlite
+	[ "$(echo "$output" | grep -c ' lines ')" = 7 ]
+	echo "$output" | awk '{ sub("%", "", $3); sub("%", "", $5);
+		if ($3 + 0 < 95 || $5 + 0 < 99) { print "below: " $0; bad = 1 } } END { exit bad }'
+}
+
+# the lines of a trace file with strace's column and the run's addresses aside
+lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
+
+@test "strace: -X raw and -X verbose print constants as strace does" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b x
+	for x in raw verbose; do
+		strace -X $x -e trace=openat,mmap,rt_sigaction -o "$a" cat /etc/hostname >/dev/null
+		run "$BIN/strace-lite" -X $x -e trace=openat,mmap,rt_sigaction -o "$b" cat /etc/hostname
+		[ "$status" = 0 ]
+		diff <(lines_of "$a") <(lines_of "$b")
+	done
+	grep -Eq '^openat\(-100 /\* AT_FDCWD \*/, "/etc/hostname", 0 /\* O_RDONLY \*/\) = [0-9]+$' <(lines_of "$b")
+	expect_fail 2 "invalid -X format 'bogus'" "$BIN/strace-lite" -X bogus true
+}
+
+@test "strace: -P PATH shows only the calls that touch PATH, as strace does" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	strace -P /etc/hostname -o "$a" cat /etc/passwd /etc/hostname /etc/services >/dev/null
+	run "$BIN/strace-lite" -P /etc/hostname -o "$b" cat /etc/passwd /etc/hostname /etc/services
+	[ "$status" = 0 ]
+	cat "$b"
+	grep -Eq '^openat\(AT_FDCWD, "/etc/hostname", O_RDONLY\) = [0-9]+$' <(lines_of "$b")
+	run grep -c passwd "$b"
+	[ "$output" = 0 ]
+	diff <(lines_of "$a") <(lines_of "$b")
+}
+
+@test "strace: -ff -o FILE writes FILE.PID per process, without pid prefixes" {
+	local d=$BATS_TEST_TMPDIR/ff f n
+	mkdir -p "$d"
+	run "$BIN/strace-lite" -ff -e trace=execve,exit_group -o "$d/t" sh -c '/bin/true; /bin/true'
+	[ "$status" = 0 ]
+	[ ! -e "$d/t" ]
+	n=$(ls "$d" | grep -c '^t\.[0-9]*$')
+	[ "$n" = 3 ]
+	for f in "$d"/t.*; do
+		cat "$f"
+		[ "$(grep -c '^execve(' "$f")" = 1 ]
+		[ "$(tail -1 "$f")" = "+++ exited with 0 +++" ]
+		run grep -Ec '^(\[pid|[0-9]+ )' "$f"
+		[ "$output" = 0 ]
+	done
+}
+
+@test "strace: -q, -qq, -e signal=, legacy class names, -k" {
+	local t=$BATS_TEST_TMPDIR/t.txt u=$BATS_TEST_TMPDIR/u.txt
+	# -qq: no exit lines
+	run "$BIN/strace-lite" -qq -e trace=exit_group -o "$t" true
+	[ "$status" = 0 ]
+	[ "$(cat "$t")" = "exit_group(0) = ?" ] || [ "$(sed -E 's/ +=/ =/' "$t")" = "exit_group(0) = ?" ]
+	# -e signal=: only the signals asked for
+	run "$BIN/strace-lite" -e trace=none -e signal=USR1 -o "$t" sh -c 'trap true USR1 USR2; kill -USR2 $$; kill -USR1 $$'
+	cat "$t"
+	[ "$(grep -c '^--- SIGUSR1 ' "$t")" = 1 ]
+	[ "$(grep -c '^---' "$t")" = 1 ]
+	run "$BIN/strace-lite" -e trace=none -e 'signal=!SIGUSR1' -o "$t" sh -c 'trap true USR1 USR2; kill -USR2 $$; kill -USR1 $$'
+	[ "$(grep -c '^--- SIGUSR2 ' "$t")" = 1 ]
+	[ "$(grep -c '^--- SIGUSR1 ' "$t")" = 0 ]
+	expect_fail 2 "invalid signal 'NOSUCH'" "$BIN/strace-lite" -e signal=NOSUCH true
+	# trace=file is trace=%file
+	"$BIN/strace-lite" -e trace=file -o "$t" cat /etc/hostname >/dev/null
+	"$BIN/strace-lite" -e trace=%file -o "$u" cat /etc/hostname >/dev/null
+	grep -q '^openat(AT_FDCWD, "/etc/hostname"' "$t"
+	diff <(lines_of "$t") <(lines_of "$u")
+	# -q: no banner with -p
+	local go p
+	go=$(make_go)
+	"$SL" -n 10 -r 0 -w 0 -F 0 -g "$go" >/dev/null &
+	p=$!
+	WLP=$p
+	run --separate-stderr timeout 1 "$BIN/strace-lite" -q -c -p "$p"
+	grep -q '^% time ' <<<"$stderr"	# it ran: its summary at SIGTERM
+	run grep -c "Hit Ctrl-C" <<<"$stderr"
+	[ "$output" = 0 ]
+	go "$go"
+	wait "$p"
+	expect_fail 2 "-k is not supported" "$BIN/strace-lite" -k true
+}
+
+@test "strace: socket calls as strace prints them: levels, options, int values, shutdown, sockaddr" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b py=$BATS_TEST_TMPDIR/so.py
+	cat >"$py" <<-'PY'
+	import socket
+	s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+	s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+	s.bind(("127.0.0.1", 0)); s.listen()
+	c = socket.create_connection(s.getsockname()); a, _ = s.accept()
+	c.shutdown(socket.SHUT_WR)
+	PY
+	local calls=setsockopt,shutdown,socket,bind,listen,connect,accept4,getsockname,getpeername
+	strace -e trace=$calls -o "$a" /usr/bin/python3 -S "$py"
+	run "$BIN/strace-lite" -e trace=$calls -o "$b" /usr/bin/python3 -S "$py"
+	[ "$status" = 0 ]
+	cat "$b"
+	grep -q '^setsockopt([0-9]*, SOL_SOCKET, SO_REUSEADDR, \[1\], 4) = 0$' <(lines_of "$b")
+	grep -q '^shutdown([0-9]*, SHUT_WR) = 0$' <(lines_of "$b")
+	grep -Eq '^accept4\([0-9]+, \{sa_family=AF_INET, sin_port=htons\([0-9]+\), sin_addr=inet_addr\("127.0.0.1"\)\}, \[16\], SOCK_CLOEXEC\) = [0-9]+$' <(lines_of "$b")
+	grep -Eq '^connect\([0-9]+, \{sa_family=AF_INET, sin_port=htons\([0-9]+\), sin_addr=inet_addr\("127.0.0.1"\)\}, 16\) = 0$' <(lines_of "$b")
+	# the server's port is the run's own
+	diff <(lines_of "$a" | sed -E 's/htons\([0-9]+\)/htons(PORT)/') \
+		<(lines_of "$b" | sed -E 's/htons\([0-9]+\)/htons(PORT)/')
+}
+
+@test "strace: -f on the terminal prefixes [pid N] only while two or more are traced, as strace" {
+	run --separate-stderr "$BIN/strace-lite" -f -e trace=execve,exit_group sh -c '/bin/true; exit 3'
+	[ "$status" = 3 ]
+	echo "$stderr"
+	[ "$(echo "$stderr" | grep -c '^execve("/usr/bin/sh"')" = 1 ]
+	[ "$(echo "$stderr" | grep -Ec '^\[pid +[0-9]+\] execve\("/bin/true"')" = 1 ]
+	[ "$(echo "$stderr" | grep -Ec '^\[pid +[0-9]+\] \+\+\+ exited with 0 \+\+\+$')" = 1 ]
+	# the shell alone again at its end
+	[ "$(echo "$stderr" | tail -2 | head -1 | sed -E 's/ +=/ =/')" = "exit_group(3) = ?" ]
+	[ "$(echo "$stderr" | tail -1)" = "+++ exited with 3 +++" ]
+}
+
+@test "strace: poll's pollfd array and revents, socketpair's fds, as strace prints them" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b py=$BATS_TEST_TMPDIR/p.py
+	cat >"$py" <<-'PY'
+	import select, os, socket
+	a, b = socket.socketpair()
+	r, w = os.pipe(); os.write(w, b'x')
+	p = select.poll(); p.register(r, select.POLLIN); p.register(w, select.POLLOUT | select.POLLIN); p.poll(0)
+	q = select.poll(); q.register(r, select.POLLPRI); q.poll(0)
+	PY
+	strace -e trace=poll,socketpair -o "$a" /usr/bin/python3 -S "$py"
+	run "$BIN/strace-lite" -e trace=poll,socketpair -o "$b" /usr/bin/python3 -S "$py"
+	[ "$status" = 0 ]
+	cat "$b"
+	grep -Eq '^poll\(\[\{fd=[0-9]+, events=POLLIN\}, \{fd=[0-9]+, events=POLLIN\|POLLOUT\}\], 2, 0\) = 2 \(\[\{fd=[0-9]+, revents=POLLIN\}, \{fd=[0-9]+, revents=POLLOUT\}\]\)$' <(lines_of "$b")
+	grep -Eq '^poll\(\[\{fd=[0-9]+, events=POLLPRI\}\], 1, 0\) = 0 \(Timeout\)$' <(lines_of "$b")
+	diff <(lines_of "$a") <(lines_of "$b")
 }

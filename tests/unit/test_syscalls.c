@@ -7,11 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <asm/unistd_64.h>
 #include "unit.h"
 #include "syscalls.h"
 #include "sysdecode.h"
+#include "sysargs.h"
 #include "syscall_table.h"
+#include "strace.h"
 
 static void test_table_matches_headers(void **state)
 {
@@ -82,7 +85,7 @@ static void test_decoder_rows_are_syscalls(void **state)
 
 static void test_capture_mask(void **state)
 {
-	unsigned int m;
+	unsigned long long m;
 
 	(void)state;
 	m = sysdecode__capture_mask(sysdecode__find("openat"));
@@ -95,6 +98,37 @@ static void test_capture_mask(void **state)
 	assert_int_equal(SYSDECODE_CAP_OUT(m), 2);
 	m = sysdecode__capture_mask(sysdecode__find("execve"));
 	assert_int_equal(SYSDECODE_CAP_ARGV(m), 2);
+	assert_true(m & SYSDECODE_CAP_ENVC);
+	/* structures: the BPF side reads the same bits (bpf/strace.h) */
+	m = sysdecode__capture_mask(sysdecode__find("newfstatat"));
+	assert_int_equal(SYSDECODE_CAP_OSTRUCT(m), 3);
+	assert_int_equal(SYSDECODE_CAP_OSIZE(m), 144);
+	assert_int_equal(STRACE_CAP_OSTRUCT(m), 3);
+	assert_int_equal(STRACE_CAP_OSIZE(m), 144);
+	m = sysdecode__capture_mask(sysdecode__find("rt_sigaction"));
+	assert_int_equal(STRACE_CAP_ISTRUCT(m), 2);
+	assert_int_equal(STRACE_CAP_ISIZE(m), 32);
+	assert_int_equal(STRACE_CAP_OSTRUCT(m), 3);
+	assert_true(m & STRACE_CAP_AT_ENTRY);
+	m = sysdecode__capture_mask(sysdecode__find("connect"));
+	assert_int_equal(STRACE_CAP_IN(m), 2);
+	assert_true(m & STRACE_CAP_IN_STRUCT);
+	m = sysdecode__capture_mask(sysdecode__find("getdents64"));
+	assert_true(m & STRACE_CAP_DIRENTS);
+	assert_false(m & STRACE_CAP_AT_ENTRY);	/* one event at exit */
+	/* every row: an output buffer or structure, not both; sizes fit a copy */
+	{
+		size_t n;
+		const struct sysdecode_info *t = sysdecode__table(&n);
+
+		for (size_t i = 0; i < n; i++) {
+			m = sysdecode__capture_mask(&t[i]);
+			assert_false(STRACE_CAP_OUT(m) && STRACE_CAP_OSTRUCT(m));
+			assert_true(STRACE_CAP_OSIZE(m) <= STRACE_STR_MAX);
+			assert_true(STRACE_CAP_ISIZE(m) <= STRACE_STR_MAX);
+		}
+	}
+	m = sysdecode__capture_mask(sysdecode__find("execve"));
 	assert_int_equal(m & 0xff, SYSDECODE_CAP_STR(0));
 }
 
@@ -143,6 +177,10 @@ static void test_quote_and_args(void **state)
 	sysdecode__quote(&b, "hello", 5, 3, false);
 	assert_string_equal(b.p, "\"hel\"...");
 	sbuf__reset(&b);
+	/* -y paths: strace's escapes, '<' and '>' in octal, no raw control byte */
+	sysdecode__quote_fd_path(&b, "/t/a\n+++ x\033[2J<b>\"\\7", 20);
+	assert_string_equal(b.p, "</t/a\\n+++ x\\33[2J\\74b\\76\\\"\\\\7>");
+	sbuf__reset(&b);
 	/* a path is never cut by -s */
 	sysdecode__arg(&b, &o, 'p', 0x1000, &cap, 0);
 	assert_string_equal(b.p, "\"hello\"");
@@ -185,6 +223,181 @@ static void test_suggest(void **state)
 	assert_int_equal(n, 0);
 }
 
+/*
+ * The generated argument table (the kernel's syscall metadata) against the
+ * UAPI headers, and the decoder rows against it: no count typed by hand.
+ */
+static void test_arg_counts(void **state)
+{
+	/* UAPI calls this kernel has no metadata for: not built (modules,
+	 * kexec), not implemented on x86_64, or never taken */
+	static const char *const none[] = {
+		"_sysctl", "afs_syscall", "create_module", "delete_module", "epoll_ctl_old",
+		"epoll_wait_old", "finit_module", "get_kernel_syms", "get_thread_area",
+		"getpmsg", "init_module", "kexec_file_load", "kexec_load", "lookup_dcookie",
+		"nfsservctl", "putpmsg", "query_module", "security", "set_thread_area",
+		"tuxcall", "uselib", "vserver",
+	};
+	size_t nt;
+	const struct sysdecode_info *t = sysdecode__table(&nt);
+	int n, missing = 0;
+
+	(void)state;
+	sysargs__table(&n);
+	assert_true(n > 300);
+#define X(name) do {							\
+		bool listed = false;					\
+		for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)	\
+			listed |= !strcmp(none[i], #name);		\
+		if (!sysargs__find(#name) && !listed) {			\
+			print_message("no metadata: %s\n", #name);	\
+			missing++;					\
+		}							\
+		if (sysargs__find(#name) && listed)			\
+			fail_msg("%s has metadata now: unlist it", #name); \
+	} while (0);
+	SYSCALLS_X86_64_EACH(X)
+#undef X
+	assert_int_equal(missing, 0);
+	/* counts known from the UAPI prototypes (man 2) */
+	assert_int_equal(sysargs__find("set_robust_list")->n, 2);
+	assert_int_equal(sysargs__find("rseq")->n, 4);
+	assert_int_equal(sysargs__find("accept4")->n, 4);
+	assert_int_equal(sysargs__find("read")->n, 3);
+	assert_int_equal(sysargs__find("mmap")->n, 6);
+	assert_int_equal(sysargs__find("clone")->n, 5);
+	assert_int_equal(sysargs__find("exit_group")->n, 1);
+	assert_int_equal(sysargs__find("getppid")->n, 0);
+	assert_int_equal(sysargs__find("stat")->n, 2);		/* the kernel's newstat */
+	assert_int_equal(sysargs__shown(sysargs__find("preadv")), 4);	/* pos_l, pos_h: one */
+	assert_string_equal(sysargs__find("rseq")->args[3], "u32 sig");
+	/* every decoder row shows the kernel's number of arguments */
+	for (size_t i = 0; i < nt; i++) {
+		const struct sysargs *a = sysargs__find(t[i].name);
+
+		if (!a)
+			continue;	/* the ones listed above */
+		if ((int)strlen(t[i].args) != sysargs__shown(a))
+			fail_msg("%s: %zu arguments in the decoder, %d in the kernel",
+				 t[i].name, strlen(t[i].args), sysargs__shown(a));
+	}
+	/* calls without a row: the metadata's count, kinds from the types */
+	assert_string_equal(sysdecode__find("set_robust_list")->args, "xu");
+	assert_string_equal(sysdecode__find("rseq")->args, "xxix");
+	assert_string_equal(sysdecode__find("cachestat")->args, "dxxx");
+	assert_string_equal(sysdecode__find("fchmodat2")->args, "Dpmx");
+	assert_null(sysdecode__find("no_such_call"));
+}
+
+/* Structures and constants printed as strace 6.1 prints them (lines taken from its traces). */
+static void test_structs(void **state)
+{
+	struct sbuf b = { 0 };
+	struct sysdecode_opts o = { .strsize = 32 };
+	char st[144] = { 0 }, sa[32] = { 0 }, act[32] = { 0 }, rl[16], ws[4];
+	struct sysdecode_cap cap = { .valid = true };
+	unsigned int mode = 0100644, status = 0x100;
+	unsigned long long size = 45639, v;
+
+	(void)state;
+#define ARG(kind, buf, n) do {						\
+		sbuf__reset(&b);					\
+		cap.data = (buf);					\
+		cap.len = (n);						\
+		sysdecode__arg(&b, &o, (kind), 0x7ffd0000, &cap, (n));	\
+	} while (0)
+	memcpy(st + 24, &mode, 4);
+	memcpy(st + 48, &size, 8);
+	ARG('S', st, sizeof(st));
+	assert_string_equal(b.p, "{st_mode=S_IFREG|0644, st_size=45639, ...}");
+	mode = 020620;
+	v = 0x8801;	/* makedev(0x88, 0x1) */
+	memcpy(st + 24, &mode, 4);
+	memcpy(st + 40, &v, 8);
+	ARG('S', st, sizeof(st));
+	assert_string_equal(b.p, "{st_mode=S_IFCHR|0620, st_rdev=makedev(0x88, 0x1), ...}");
+	/* too short a copy: the address */
+	ARG('S', st, 8);
+	assert_string_equal(b.p, "0x7ffd0000");
+
+	sa[0] = AF_INET; sa[2] = 0x1f; sa[3] = 0x90;	/* port 8080 */
+	sa[4] = 127; sa[7] = 1;
+	ARG('G', sa, 16);
+	assert_string_equal(b.p, "{sa_family=AF_INET, sin_port=htons(8080), sin_addr=inet_addr(\"127.0.0.1\")}");
+	memset(sa, 0, sizeof(sa));
+	sa[0] = AF_UNIX;
+	strcpy(sa + 2, "/var/run/nscd/socket");
+	ARG('G', sa, 23);
+	assert_string_equal(b.p, "{sa_family=AF_UNIX, sun_path=\"/var/run/nscd/socket\"}");
+
+	v = 1;			/* SIG_IGN */
+	memcpy(act, &v, 8);
+	v = 0x0c000000;		/* SA_RESTORER|SA_ONSTACK */
+	memcpy(act + 8, &v, 8);
+	v = 0x7f0000001000;
+	memcpy(act + 16, &v, 8);
+	ARG('Q', act, 32);
+	assert_string_equal(b.p, "{sa_handler=SIG_IGN, sa_mask=[], sa_flags=SA_RESTORER|SA_ONSTACK, sa_restorer=0x7f0000001000}");
+	v = ~0ULL & ~(3ULL << 31);	/* glibc's: all but 32 and 33 */
+	ARG('z', (char *)&v, 8);
+	assert_string_equal(b.p, "~[RTMIN RT_1]");
+	v = (1ULL << 1) | (1ULL << 14);
+	ARG('Z', (char *)&v, 8);
+	assert_string_equal(b.p, "[INT TERM]");
+
+	v = 8192 * 1024;
+	memcpy(rl, &v, 8);
+	v = ~0ULL;
+	memcpy(rl + 8, &v, 8);
+	ARG('L', rl, 16);
+	assert_string_equal(b.p, "{rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}");
+	memcpy(ws, &status, 4);
+	ARG('Y', ws, 4);
+	assert_string_equal(b.p, "[{WIFEXITED(s) && WEXITSTATUS(s) == 1}]");
+	status = 9;
+	memcpy(ws, &status, 4);
+	ARG('Y', ws, 4);
+	assert_string_equal(b.p, "[{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL}]");
+#undef ARG
+
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'F', 0x81);
+	assert_string_equal(b.p, "FUTEX_WAKE_PRIVATE");
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'F', 0x189);
+	assert_string_equal(b.p, "FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME");
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'b', 0x1002);
+	assert_string_equal(b.p, "ARCH_SET_FS");
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'I', 0x5401);
+	assert_string_equal(b.p, "TCGETS");
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'T', 0x900);
+	assert_string_equal(b.p, "AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW|AT_NO_AUTOMOUNT");
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 't', 02004001);
+	assert_string_equal(b.p, "SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK");
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'o', 02204000);
+	assert_string_equal(b.p, "O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY");
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'g', 64);
+	assert_string_equal(b.p, "SIGRT_32");
+
+	/* -X raw and verbose */
+	sysdecode__style = SYSDECODE_RAW;
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'o', 02000000);
+	assert_string_equal(b.p, "0x80000");
+	sysdecode__style = SYSDECODE_VERBOSE;
+	sbuf__reset(&b);
+	sysdecode__flags(&b, 'o', 02000000);
+	assert_string_equal(b.p, "0x80000 /* O_RDONLY|O_CLOEXEC */");
+	sysdecode__style = SYSDECODE_ABBREV;
+	sbuf__free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +408,8 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_quote_and_args),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_arg_counts),
+		cmocka_unit_test(test_structs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
