@@ -20,7 +20,10 @@ assert_no_raw_control() {
 	local f=$1 n
 	n=$(LC_ALL=C tr -d '\n\040-\176\200-\377' <"$f" | wc -c)
 	[ "$n" = 0 ] || { echo "$f: $n raw control bytes:" >&2; LC_ALL=C grep -n $'[\x01-\x09\x0b-\x1f\x7f]' "$f" | cat -v >&2; return 1; }
-	! LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$f" || { echo "$f: a raw C1 control" >&2; return 1; }
+	if LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$f"; then
+		echo "$f: a raw C1 control" >&2
+		return 1
+	fi
 	iconv -f UTF-8 -t UTF-8 "$f" >/dev/null || { echo "$f: invalid UTF-8" >&2; return 1; }
 }
 
