@@ -72,7 +72,7 @@ SP=$!
 startup=$(for i in $(seq 7); do
 	e=$(mktemp)
 	t0=$(date +%s%N)
-	"$BIN/strace-lite" -c -p $SP 2>"$e" &
+	"$BIN/strace-lite" -c -p $SP >/dev/null 2>"$e" &
 	p=$!
 	until grep -q "Hit Ctrl-C" "$e"; do kill -0 $p 2>/dev/null || break; sleep 0.001; done
 	t1=$(date +%s%N)
