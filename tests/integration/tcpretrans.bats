@@ -260,12 +260,12 @@ check_data_run() {
 	[ $((a1 - a0)) -ge 1 ]
 	# A's SYNs leave A (the drop is in A's input): all that A sent
 	[ "$(tool_retrans R)" = $((a1 - a0)) ]
-	jq -se --argjson lp "$lport" '[.[] | select(.t == "R")] | all(.state == "SYN_SENT" and .lport == $lp)' "$TOOL_OUT"
+	jq -se --arg la "$A4" --argjson lp "$lport" '[.[] | select(.t == "R" and .laddr == $la)] | length > 0 and all(.state == "SYN_SENT" and .lport == $lp)' "$TOOL_OUT"
 	# B: the SYN-ACK retransmitted, seen from the server's side
 	LA=$B4 RA=$A4
 	[ $((b1 - b0)) -ge 1 ]
 	jq -se --arg la "$B4" --arg ra "$A4" --argjson lp "$lport" --argjson p $PORT \
-		'[.[] | select(.t == "S")] | length > 0 and all(.laddr == $la and .lport == $p and .raddr == $ra and .rport == $lp and .state == "NEW_SYN_RECV")' "$TOOL_OUT"
+		'[.[] | select(.t == "S" and .laddr == $la)] | length > 0 and all(.lport == $p and .raddr == $ra and .rport == $lp and .state == "NEW_SYN_RECV")' "$TOOL_OUT"
 	[ "$(jq -s --arg la "$B4" '[.[] | select(.t == "S" and .laddr == $la)] | length' "$TOOL_OUT")" = $((b1 - b0)) ]
 }
 
