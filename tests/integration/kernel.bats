@@ -71,7 +71,7 @@ no_btf() {
 		# loss counts are reports, not faults (offcputime-lite misses the
 		# stacks of tasks without one); nothing else may be said
 		bad=$(grep -v "tasks already in D at start-up are not listed" "$err" |
-			grep -E "error|failed|warning: [^0-9]" || true)
+			grep -E "^$t-lite: (.*(error|failed)|warning: [^0-9])" || true)
 		[ -z "$bad" ]
 	done
 }
