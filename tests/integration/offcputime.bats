@@ -367,7 +367,7 @@ prog_ids_of() {
 	# nothing dropped for a full map, no event lost; a thread's user stack
 	# can be unreadable as it exits (a handful in 55,000 exits), which is
 	# counted, not a leak
-	refute grep -E 'lost|dropped|map full' "$TOOL_ERR"
+	refute grep -E 'events lost|updates dropped' "$TOOL_ERR"
 	jq -se 'map(select(.type=="loss")) | all(.lost_events == 0 and .map_full == 0 and .lost_stacks <= 20)' "$TOOL_OUT"
 	# exited threads are folded into tid 0 of their process
 	jq -se --argjson p "$(echo "$CHURN" | jq .pid)" 'map(select(.type=="stack" and .pid==$p and .tid==0)) | length > 0' "$TOOL_OUT"
