@@ -25,7 +25,10 @@ read -r _ pkg glob <<<"$line"
 kdir=$cache/$pkg
 if [ ! -f "$kdir/.ready" ]; then
 	dl=$(mktemp -d)
-	if ! (cd "$dl" && apt-get download "$pkg" >/dev/null 2>&1); then
+	# a fresh machine may have no package lists yet
+	(cd "$dl" && apt-get download "$pkg" >/dev/null 2>&1) ||
+		apt-get update -qq >/dev/null 2>&1
+	if ! (cd "$dl" && { [ -n "$(ls)" ] || apt-get download "$pkg" >/dev/null 2>&1; }); then
 		newest=$(apt-cache search --names-only "^${glob//\*/.*}\$" 2>/dev/null |
 			awk '{print $1}' | sort -V | tail -1)
 		if [ -z "$newest" ] || ! (cd "$dl" && apt-get download "$newest" >/dev/null 2>&1); then
