@@ -455,10 +455,10 @@ static const char *what(void)
 	return buf;
 }
 
-/* --pprof: the whole run as a pprof profile, into the file opened at start. */
-static int write_pprof(struct run *r, int fd, const struct offcpu_snap *begin)
+/* What pprof profiles are read from (offcpu_pprof.h). */
+static struct offcpu_src pprof_src(const struct run *r)
 {
-	struct offcpu_src src = {
+	return (struct offcpu_src){
 		.info_fd = bpf_map__fd(r->skel->maps.info),
 		.stacks_fd = bpf_map__fd(r->skel->maps.stacks),
 		.max_entries = r->max_keys,
@@ -467,6 +467,12 @@ static int write_pprof(struct run *r, int fd, const struct offcpu_snap *begin)
 		.user_stacks = !cfg.kernel_stacks_only,
 		.usyms = r->usyms,
 	};
+}
+
+/* --pprof: the whole run as a pprof profile, into the file opened at start. */
+static int write_pprof(struct run *r, int fd, const struct offcpu_snap *begin)
+{
+	struct offcpu_src src = pprof_src(r);
 	int err = offcpu_pprof__write(&src, begin, fd);
 
 	if (err)
@@ -491,7 +497,11 @@ int main(int argc, char **argv)
 		/* before tracing: a file we may not write fails at once */
 		pprof_fd = safeopen_write(cfg.pprof);
 		if (pprof_fd < 0) {
-			msg__fail(-errno, "open profile file '%s'", cfg.pprof);
+			err = -errno;
+			msg__fail(err, "open profile file '%s'", cfg.pprof);
+			if (err == -ELOOP || err == -EINVAL || err == -EPERM)
+				msg__hint("the profile file must be new, or a regular file of ours: "
+					  "not a symbolic link, FIFO, device or another user's file");
 			return EXIT_FAIL;
 		}
 	}
@@ -529,9 +539,11 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
-	if (pprof_fd >= 0)	/* the profile's start time */
-		begin = offcpu_snap__take(&(struct offcpu_src){
-			.info_fd = bpf_map__fd(r.skel->maps.info), .max_entries = r.max_keys });
+	if (pprof_fd >= 0) {	/* the profile's start */
+		struct offcpu_src src = pprof_src(&r);
+
+		begin = offcpu_snap__take(&src);
+	}
 	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
