@@ -321,6 +321,26 @@ void pprof__time(struct pprof *p, __s64 time_ns, __s64 duration_ns)
 	p->duration_ns = duration_ns;
 }
 
+/*
+ * The id of a mapping, function or location key: the one it has, else the
+ * next of *counter (*fresh: encode it now). 0 when out of memory.
+ */
+static __u64 intern_id(struct pprof *p, const void *key, size_t len, __u64 *counter, bool *fresh)
+{
+	struct slot *slot;
+	__u64 id = intern_get(&p->in, key, len, &slot);
+
+	*fresh = false;
+	if (id || !slot) {
+		p->oom |= !id;
+		return id;
+	}
+	id = ++*counter;
+	intern_set(&p->in, slot, id);
+	*fresh = true;
+	return id;
+}
+
 __u64 pprof__mapping(struct pprof *p, __u64 start, __u64 limit, __u64 file_offset,
 		     const char *filename, const char *build_id, bool has_functions)
 {
@@ -329,16 +349,11 @@ __u64 pprof__mapping(struct pprof *p, __u64 start, __u64 limit, __u64 file_offse
 		build_id ? pprof__cstr(p, build_id) : 0, has_functions,
 	};
 	struct pb m = { 0 };
-	struct slot *slot;
-	__u64 id;
+	bool fresh;
+	__u64 id = intern_id(p, &k, sizeof(k), &p->nmap, &fresh);
 
-	id = intern_get(&p->in, &k, sizeof(k), &slot);
-	if (id || !slot) {
-		p->oom |= !id;
+	if (!fresh)
 		return id;
-	}
-	id = ++p->nmap;
-	intern_set(&p->in, slot, id);
 	pb__uint(&m, MAPPING_ID, id);
 	pb__uint(&m, MAPPING_MEMORY_START, start);
 	pb__uint(&m, MAPPING_MEMORY_LIMIT, limit);
@@ -355,16 +370,11 @@ static __u64 function(struct pprof *p, const char *name)
 {
 	struct { char kind; __u64 name; } __attribute__((packed)) k = { 'F', pprof__cstr(p, name) };
 	struct pb m = { 0 };
-	struct slot *slot;
-	__u64 id;
+	bool fresh;
+	__u64 id = intern_id(p, &k, sizeof(k), &p->nfunc, &fresh);
 
-	id = intern_get(&p->in, &k, sizeof(k), &slot);
-	if (id || !slot) {
-		p->oom |= !id;
+	if (!fresh)
 		return id;
-	}
-	id = ++p->nfunc;
-	intern_set(&p->in, slot, id);
 	pb__uint(&m, FUNCTION_ID, id);
 	pb__uint(&m, FUNCTION_NAME, k.name);
 	pb__uint(&m, FUNCTION_SYSTEM_NAME, k.name);
@@ -379,16 +389,11 @@ __u64 pprof__location(struct pprof *p, __u64 mapping_id, __u64 addr, const char 
 		'L', mapping_id, addr, function(p, func),
 	};
 	struct pb m = { 0 }, line = { 0 };
-	struct slot *slot;
-	__u64 id;
+	bool fresh;
+	__u64 id = intern_id(p, &k, sizeof(k), &p->nloc, &fresh);
 
-	id = intern_get(&p->in, &k, sizeof(k), &slot);
-	if (id || !slot) {
-		p->oom |= !id;
+	if (!fresh)
 		return id;
-	}
-	id = ++p->nloc;
-	intern_set(&p->in, slot, id);
 	pb__uint(&m, LOCATION_ID, id);
 	pb__uint(&m, LOCATION_MAPPING_ID, mapping_id);
 	pb__uint(&m, LOCATION_ADDRESS, addr);

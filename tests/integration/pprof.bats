@@ -7,6 +7,7 @@
 # blocked time.
 
 load helpers
+load offcpu_helpers
 
 setup() {
 	require_root
@@ -22,20 +23,10 @@ pprof() {
 	command go tool pprof "$@"
 }
 
-# pprof_run TOOL_ARGS...: offcpu (8 x 75 ms sleep, 8 x 25 ms pipe) under
-# offcputime-lite -p --pprof PROF. Leaves WLPID, WLOUT (the workload's JSON).
+# pprof_run TOOL_ARGS...: wl_run with --pprof PROF: the stacks go to the
+# file, nothing to stdout.
 pprof_run() {
-	local go
-	go=$(make_go)
-	WLOUT=$BATS_TEST_TMPDIR/wl.json
-	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$WLOUT" &
-	WLPID=$!
-	start_tool offcputime-lite -p "$WLPID" --pprof "$PROF" "$@"
-	go "$go"
-	wait "$WLPID"
-	stop_tool INT
-	[ "$TOOL_RC" = 0 ]
-	# the stacks went to the file, nothing to stdout
+	wl_run --pprof "$PROF" "$@"
 	[ ! -s "$TOOL_OUT" ]
 	[ -s "$PROF" ]
 }
@@ -151,4 +142,21 @@ pprof_cum() {
 	[ "$status" = 0 ]
 	gzip -t "$PROF"
 	zcat "$PROF" | protoc --decode_raw >/dev/null
+}
+
+@test "pprof: SIGTERM mid-run writes the profile of the run so far and leaves no BPF behind" {
+	local go ids
+	go=$(make_go)
+	"$WL/offcpu" -n 40 -s 50 -p 20 -g "$go" >/dev/null &
+	WLPID=$!
+	start_tool offcputime-lite -p "$WLPID" --pprof "$PROF"
+	ids=$(proc_bpf_ids "$TOOL_PID")
+	go "$go"
+	sleep 1
+	stop_tool TERM
+	kill "$WLPID" 2>/dev/null || true
+	wait "$WLPID" 2>/dev/null || true
+	[ "$TOOL_RC" = 0 ]
+	pprof -top -nodefraction=0 "$PROF" | grep -Eq ' offcpu_sleep_fn$'
+	assert_bpf_ids_gone "$ids"
 }
