@@ -20,6 +20,7 @@
 #include "loop.h"
 #include "stacks.h"
 #include "syms.h"
+#include "window.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
@@ -59,7 +60,9 @@ static const char doc[] =
 "    offcputime-lite -U          # only show user space stacks (no kernel)\n"
 "    offcputime-lite -K          # only show kernel space stacks (no user)\n"
 "    offcputime-lite --state 2   # only uninterruptible (and killable) waits\n"
-"    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n";
+"    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n"
+"    offcputime-lite -df --interval 10 --ring 30 -p 185  # kill -USR1 prints the\n"
+"                                # last 30 windows of 10 s (a flight recorder)\n";
 
 static const struct argp_option options[] = {
 	{ "user-threads-only", 'u', NULL, 0, "User threads only (no kernel threads)", 0 },
@@ -139,6 +142,7 @@ struct run {
 	__u64 fold_at;		/* keys in info that start a fold */
 	__u64 added, removed;	/* keys user space added and removed */
 	__u64 fold_lost;	/* folds that found the map full */
+	struct windows *windows;
 };
 
 /* A process BPF saw for the first time: snapshot it while it lives. */
@@ -270,7 +274,10 @@ static int on_tick(void *ctx)
 	int fd;
 
 	static size_t prune_at;
+	int err = windows__tick(r->windows);
 
+	if (err)
+		return err;
 	if (r->skel->bss->info_added + r->added - r->removed >= r->fold_at)
 		fold_exited(r);
 	if (!prune_at)	/* tests lower it */
@@ -364,8 +371,10 @@ static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n, __
 	return k;
 }
 
-static int report(struct run *r)
+/* One window's (or the run's) stacks to out; empties info. */
+static int report(void *ctx, FILE *out)
 {
+	struct run *r = ctx;
 	struct stack_printer p = {
 		.usyms = r->usyms,
 		.folded = cfg.folded,
@@ -387,6 +396,8 @@ static int report(struct run *r)
 		free(vals);
 		return err;
 	}
+	/* drained: these keys are no longer in info */
+	r->removed += n;
 	e = calloc(n ? n : 1, sizeof(*e));
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
@@ -423,7 +434,7 @@ static int report(struct run *r)
 			up = &us;
 		}
 		if (env.json) {
-			json__begin(&j, stdout);
+			json__begin(&j, out);
 			json__str(&j, "type", "stack");
 			json__uint(&j, "pid", k->tgid);
 			json__uint(&j, "tid", k->tid);
@@ -433,11 +444,11 @@ static int report(struct run *r)
 			stacks__json(&p, &j, k->tgid, kp, up);
 			json__end(&j);
 		} else {
-			stacks__print(&p, stdout, comm, k->tgid, k->tid ? k->tid : k->tgid, kp, up,
+			stacks__print(&p, out, comm, k->tgid, k->tid ? k->tid : k->tgid, kp, up,
 				      e[i].v.total_ns / 1000);
 		}
 	}
-	fflush(stdout);
+	fflush(out);
 out:
 	free(keys);
 	free(vals);
@@ -475,7 +486,7 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW,
 			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();
@@ -513,12 +524,18 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
+	r.windows = windows__new(report, &r);
+	if (!r.windows) {
+		err = -ENOMEM;
+		msg__fail(err, "set up the windows");
+		goto out;
+	}
 	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
 	ring_buffer__consume(rb);
 	if (!err)
-		err = report(&r);
+		err = windows__finish(r.windows);
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 
@@ -527,6 +544,7 @@ int main(int argc, char **argv)
 	}
 out:
 	ring_buffer__free(rb);
+	windows__free(r.windows);
 	usyms__free(r.usyms);
 	offcputime_bpf__destroy(r.skel);
 	return err ? EXIT_FAIL : EXIT_OK;
