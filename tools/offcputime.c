@@ -414,6 +414,8 @@ static int report(void *ctx, FILE *out)
 	keys = NULL;
 	vals = NULL;
 	qsort(e, n, sizeof(*e), cmp_entry);
+	if (cfg.folded)
+		stacks__fold_countname(out, "us");
 	if (!cfg.user_stacks_only)
 		p.ksyms = load_ksyms(stack_fd, e, n, kips);
 

@@ -178,7 +178,7 @@ check_mutex() {
 	sleep 0.5
 	stop_tool INT
 	cat "$TOOL_OUT"
-	grep -Eq '^dwait;.*;main;__vfork;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
+	grep -Eq '^dwait;.*;main;__vfork;-;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
 }
 
 @test "dstate: an interruptible sleeper shows nothing, a vfork parent traced alongside does" {
@@ -285,7 +285,8 @@ check_mutex() {
 	line=$(grep -E '^dwait;.*pipe_write;.*__mutex_lock[^;]*;[^;]*;.*;--;.*mutex_unlock.*;dwait [0-9]+$' "$TOOL_OUT")
 	[ "$(echo "$line" | grep -c .)" = 1 ]
 	# root first: the syscall entry comes before pipe_write, the scheduler last before --
-	echo "$line" | grep -Eq '^dwait;entry_SYSCALL[^;]*;.*;__schedule;--;try_to_wake_up;'
+	# "-" starts the kernel frames; the waker's comm follows its own "-"
+	echo "$line" | grep -Eq '^dwait;-;entry_SYSCALL[^;]*;.*;__schedule;--;try_to_wake_up;.*;-;dwait [0-9]+$'
 	us=$(echo "$line" | awk '{print $NF}')
 	assert_between "folded total (us)" "$us" $((N * D * 950)) $((N * D * 1050))
 	# flamegraph-lite draws it
