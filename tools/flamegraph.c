@@ -35,6 +35,8 @@
 #define YPAD_TOP	60	/* title, subtitle, legend, buttons */
 #define YPAD_BOTTOM	34	/* details line */
 
+#define COUNT_MAX	9007199254740992.0	/* 2^53 */
+
 enum kind { K_USER, K_KERNEL, K_DELIM, K_MISSED, K_ROOT };
 
 static struct {
@@ -233,6 +235,7 @@ static struct {
 	char first_bad[64];		/* where the first malformed line was */
 	bool kernel_seen;
 	bool reading_before;		/* counts go to node.before */
+	int countname_out;		/* --folded: "# countname" lines written */
 	/* windows (# window SEQ START END) */
 	bool skipping;			/* outside the picked windows */
 	long long from_ms, to_ms;	/* resolved at the first window */
@@ -420,7 +423,8 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 	if (!slen)
 		goto bad;
 	total = in.reading_before ? &root.before : &root.total;
-	if (!isfinite(count) || count > 1e18 || *total + count > 1e18)
+	/* up to 2^53 a double holds every integer: totals stay exact */
+	if (!isfinite(count) || count > COUNT_MAX - *total)
 		goto bad;
 	in.lines++;
 	in.before_lines += in.reading_before;
@@ -558,8 +562,14 @@ static int read_input(FILE *f, const char *name)
 	in.windows = in.picked = 0;
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
-		if (line[0] == '#' && (window_header(line) || countname_line(line, len))) {
+		if (line[0] == '#' && window_header(line)) {
 			if (cfg.folded_out && !in.skipping)
+				fwrite(line, 1, len, stdout);
+			continue;
+		}
+		if (line[0] == '#' && countname_line(line, len)) {
+			/* --folded: the unit once, whatever windows follow */
+			if (cfg.folded_out && !in.countname_out++)
 				fwrite(line, 1, len, stdout);
 			continue;
 		}
