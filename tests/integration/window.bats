@@ -243,3 +243,41 @@ full_windows() {
 	expect_fail 2 "--diff needs two FILEs" "$BIN/flamegraph-lite" --diff "$svg"
 	expect_fail 2 "--normalize needs --diff" "$BIN/flamegraph-lite" --normalize "$svg"
 }
+
+@test "window: dstate-lite -f --interval --ring: D sleeps per window, dumped on SIGUSR1, each stamped" {
+	local go wp ids n
+	go=$(make_go)
+	# 6 vfork waits of 300 ms: about two a second
+	"$WL/dwait" -V -n 6 -d 300 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	wp=$!
+	start_tool dstate-lite -f --interval 0.5 --ring 20 -p "$wp"
+	ids=$(proc_bpf_ids "$TOOL_PID")
+	go "$go"
+	wait "$wp"
+	sleep 0.3
+	[ ! -s "$TOOL_OUT" ]
+	kill -USR1 "$TOOL_PID"
+	for _ in $(seq 50); do
+		grep -q '^# window ' "$TOOL_OUT" && break
+		sleep 0.1
+	done
+	sleep 0.3
+	kill -0 "$TOOL_PID"
+	cat "$TOOL_OUT"
+	# 2 s of work in windows of 0.5 s, numbered from 1
+	n=$(grep -c '^# window ' "$TOOL_OUT")
+	assert_between "windows" "$n" 4 8
+	headers "$TOOL_OUT" | awk 'NR != $1 {exit 1}'
+	# each window names its unit; the waits: "-" before the kernel frames, the waker after "--"
+	[ "$(grep -c '^# countname us$' "$TOOL_OUT")" = "$n" ]
+	grep -Eq '^dwait;-;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.*;-;dwait [0-9]+$' "$TOOL_OUT"
+	# the six 300 ms waits, spread over the windows: 1.8 s in all
+	assert_between "D time (us)" "$(awk '/^dwait;/{s+=$NF} END{print s}' "$TOOL_OUT")" 1700000 2000000
+	# more than one window holds some
+	[ "$(awk '/^# window /{w=$3} /^dwait;/{seen[w]=1} END{print length(seen)}' "$TOOL_OUT")" -ge 3 ]
+	stop_tool TERM
+	[ "$TOOL_RC" = 0 ]
+	assert_bpf_ids_gone "$ids"
+	expect_fail 2 "--interval and --ring need -f" "$BIN/dstate-lite" --interval 1
+	expect_fail 2 "mutually exclusive" "$BIN/dstate-lite" -f --interval 1 5
+}
