@@ -46,6 +46,20 @@ static void on_usr1(int sig)
 	dump_asked = 1;
 }
 
+/*
+ * Caught from option parsing on: a SIGUSR1 during start-up must not kill
+ * the tool (its default action); the first tick then dumps.
+ */
+static void catch_usr1(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	/* no SA_RESTART: the signal must end the loop's poll */
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
 /* Decimal seconds, at least 0.1, to ms; a usage error otherwise. */
 static long long parse_secs(const char *arg)
 {
@@ -74,6 +88,8 @@ static error_t parse_window(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (window_opts.ring && !window_opts.interval_ms)
 			msg__usage("--ring needs --interval");
+		if (window_opts.ring)
+			catch_usr1();
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -324,14 +340,6 @@ struct windows *windows__new(window_report_fn report, void *ctx)
 	w->ctx = ctx;
 	w->start_ms = realtime_ms();
 	w->due_ms = loop__now_ms() + window_opts.interval_ms;
-	if (window_opts.ring) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_usr1;
-		/* no SA_RESTART: the signal must end the loop's poll */
-		sigaction(SIGUSR1, &sa, NULL);
-	}
 	return w;
 }
 

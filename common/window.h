@@ -15,8 +15,10 @@
  *
  * Life of a tool:
  *   w = windows__new(report, ctx);  after attach, just before the loop:
- *                                   the first window starts here; with
- *                                   --ring, SIGUSR1 is caught from here
+ *                                   the first window starts here (with
+ *                                   --ring, SIGUSR1 is caught from option
+ *                                   parsing on: one during start-up is
+ *                                   served at the first tick)
  *   windows__tick(w);               from the loop's tick (every ~100 ms):
  *                                   closes the window when it is due, or
  *                                   when SIGUSR1 asked for a dump

@@ -36,6 +36,16 @@ window_sum() {
 		cur==w && index($0, f){s+=$NF} END{print s+0}' "$1"
 }
 
+# window_sums SEQ: "A B C", the us in phase_a_fn, phase_b_fn, phase_c_fn in window SEQ of TOOL_OUT
+window_sums() {
+	local f sums=""
+	for f in phase_a_fn phase_b_fn phase_c_fn; do
+		sums="$sums $(window_sum "$TOOL_OUT" "$1" "$f")"
+	done
+	echo "window $1: a b c =$sums" >&2
+	echo "$sums"
+}
+
 # phases_run PHASE_MS PHASES TOOL_ARGS...: the workload under offcputime-lite -p
 phases_run() {
 	local go ms=$1 n=$2
@@ -76,20 +86,14 @@ full_windows() {
 	[ -n "$(full_windows 1)" ]
 	[ -n "$(full_windows 2)" ]
 	for seq in $(full_windows 1); do
-		a=$(window_sum "$TOOL_OUT" "$seq" phase_a_fn)
-		b=$(window_sum "$TOOL_OUT" "$seq" phase_b_fn)
-		c=$(window_sum "$TOOL_OUT" "$seq" phase_c_fn)
-		echo "phase 1 window $seq: a $a b $b c $c"
+		read -r a b c <<<"$(window_sums "$seq")"
 		assert_between "window $seq a:b" "$(echo "$a $b" | awk '{print $1 / $2}')" 2.4 3.6
 		[ "$c" = 0 ]
 		# ~1 s of sleeping in 1 s
 		assert_between "window $seq a+b (us)" $((a + b)) 850000 1100000
 	done
 	for seq in $(full_windows 2); do
-		a=$(window_sum "$TOOL_OUT" "$seq" phase_a_fn)
-		b=$(window_sum "$TOOL_OUT" "$seq" phase_b_fn)
-		c=$(window_sum "$TOOL_OUT" "$seq" phase_c_fn)
-		echo "phase 2 window $seq: a $a b $b c $c"
+		read -r a b c <<<"$(window_sums "$seq")"
 		assert_between "window $seq b:a" "$(echo "$a $b" | awk '{print $2 / $1}')" 1.6 2.4
 		assert_between "window $seq c:a" "$(echo "$a $c" | awk '{print $2 / $1}')" 0.75 1.3
 	done
