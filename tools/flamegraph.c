@@ -963,11 +963,56 @@ static void put_frame(struct node *n, int depth, void *ctx)
  */
 #include "flamegraph_assets.h"
 
-static void legend_item(FILE *f, double *x, const char *fill, const char *label)
+static double legend_width(const char *label)
 {
-	fprintf(f, "<rect x=\"%.0f\" y=\"32\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\"/>"
-		"<text x=\"%.0f\" y=\"42\">%s</text>\n", *x, fill, *x + 16, label);
-	*x += 16 + (strlen(label) + 2) * FONT_SIZE * FONT_WIDTH;
+	return 16 + (strlen(label) + 2) * FONT_SIZE * FONT_WIDTH;
+}
+
+/* f NULL: only advance x (the legend's width) */
+static void legend_item(FILE *f, double *x, int y, const char *fill, const char *label)
+{
+	if (f)
+		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"12\" height=\"12\" rx=\"2\" "
+			"fill=\"%s\" stroke=\"rgb(150,150,150)\" stroke-width=\"0.5\"/>"
+			"<text x=\"%.0f\" y=\"%d\">%s</text>\n", *x, y - 10, fill, *x + 16, y, label);
+	*x += legend_width(label);
+}
+
+/* The legend: what the colours mean. */
+static void put_legend(FILE *f, double *x, int y)
+{
+	if (cfg.diff) {
+		legend_item(f, x, y, "rgb(255,40,40)", "grew");
+		legend_item(f, x, y, "rgb(40,40,255)", "shrank");
+		legend_item(f, x, y, "rgb(235,235,235)", "no change");
+		legend_item(f, x, y, "rgb(170,70,220)", "only in after");
+	} else {
+		legend_item(f, x, y, "rgb(235,115,20)", "user");
+		if (in.kernel_seen)
+			legend_item(f, x, y, "rgb(85,185,225)", "kernel");
+	}
+}
+
+/* The subtitle's text: totals, and the windows picked. */
+static size_t subtitle(char *sub, size_t len)
+{
+	char buf[48], buf2[48];
+	size_t n = 0;
+
+#define SUB(...) (n += snprintf(sub + n, n < len ? len - n : 0, __VA_ARGS__))
+	SUB("%s%s %s", cfg.diff ? "after: " : "", count_str(root.total, false, buf, sizeof(buf)),
+	    cfg.countname);
+	SUB(" in %s stacks", grouped(in.lines - in.before_lines, buf, sizeof(buf)));
+	if (cfg.diff) {
+		SUB("; before: %s", count_str(before_raw, false, buf, sizeof(buf)));
+		if (cfg.normalize)
+			SUB(" scaled to %s", count_str(root.before, false, buf, sizeof(buf)));
+	}
+	if (in.picked && (cfg.from || cfg.to))
+		SUB("; windows %s to %s", window__iso(buf, sizeof(buf), in.first_ms),
+		    window__iso(buf2, sizeof(buf2), in.last_ms));
+#undef SUB
+	return n < len ? n : len - 1;
 }
 
 /* --diff: frames only in BEFORE, the largest first (they have no width in AFTER) */
@@ -1030,10 +1075,20 @@ static void write_svg(FILE *f, const struct stats *st)
 	struct svg g = { .f = f };
 	struct node *gone[GONE_MAX];
 	size_t nr_gone = 0, all_gone = 0, i;
-	int w = cfg.width, top = YPAD_TOP;
+	int w = cfg.width, top = YPAD_TOP, legend_y = 42;
+	char sub[768];
+	size_t sub_len = subtitle(sub, sizeof(sub));
+	double legend_end = XPAD;
 	double x = XPAD;
-	char buf[48], buf2[48];
+	char buf[48];
 
+	/* the legend, left of the centred subtitle; on a row of its own below it
+	 * when they would overlap */
+	put_legend(NULL, &legend_end, 0);
+	if (w / 2.0 - xml_chars(sub, sub_len) * FONT_SIZE * FONT_WIDTH / 2 < legend_end + 10) {
+		legend_y += FRAME_H;
+		top += FRAME_H;
+	}
 	if (cfg.diff) {
 		nr_gone = gone_frames(gone, GONE_MAX, &all_gone);
 		if (nr_gone)
@@ -1064,35 +1119,17 @@ static void write_svg(FILE *f, const struct stats *st)
 	fprintf(f, "<text id=\"title\" x=\"%.1f\" y=\"22\">", w / 2.0);
 	xml_str(f, cfg.title ? cfg.title : cfg.diff ? "Differential Flame Graph" :
 		cfg.inverted ? "Icicle Graph" : "Flame Graph");
-	fprintf(f, "</text>\n<text id=\"subtitle\" x=\"%.1f\" y=\"42\">%s%s ", w / 2.0,
-		cfg.diff ? "after: " : "", count_str(root.total, false, buf, sizeof(buf)));
-	xml_str(f, cfg.countname);
-	fprintf(f, " in %s stacks", grouped(in.lines - in.before_lines, buf, sizeof(buf)));
-	if (cfg.diff) {
-		fprintf(f, "; before: %s", count_str(before_raw, false, buf, sizeof(buf)));
-		if (cfg.normalize)
-			fprintf(f, " scaled to %s", count_str(root.before, false, buf, sizeof(buf)));
-	}
-	if (in.picked && (cfg.from || cfg.to))
-		fprintf(f, "; windows %s to %s", window__iso(buf, sizeof(buf), in.first_ms),
-			window__iso(buf2, sizeof(buf2), in.last_ms));
 	fputs("</text>\n", f);
-	if (cfg.diff) {
-		legend_item(f, &x, "rgb(255,40,40)", "grew");
-		legend_item(f, &x, "rgb(40,40,255)", "shrank");
-		legend_item(f, &x, "rgb(235,235,235)", "no change");
-		legend_item(f, &x, "rgb(170,70,220)", "only in after");
-	} else {
-		legend_item(f, &x, "rgb(235,115,20)", "user");
-		if (in.kernel_seen)
-			legend_item(f, &x, "rgb(85,185,225)", "kernel");
-	}
+	fprintf(f, "<text id=\"subtitle\" x=\"%.1f\" y=\"42\">", w / 2.0);
+	xml_put(f, sub, sub_len, SIZE_MAX);
+	fputs("</text>\n", f);
+	put_legend(f, &x, legend_y);
 	if (nr_gone) {
 		fprintf(f, "<g id=\"gone\"><text x=\"%d\" y=\"%d\">Only in before (not drawn), "
-			"%zu of %zu:</text>\n", XPAD, YPAD_TOP + FRAME_H - 4, nr_gone, all_gone);
+			"%zu of %zu:</text>\n", XPAD, legend_y + 18 + FRAME_H - 4, nr_gone, all_gone);
 		for (i = 0; i < nr_gone; i++) {
 			fprintf(f, "<text class=\"gone\" x=\"%d\" y=\"%zu\">", XPAD + 16,
-				YPAD_TOP + (i + 2) * FRAME_H - 4);
+				legend_y + 18 + (i + 2) * FRAME_H - 4);
 			put_path(f, gone[i]);
 			fprintf(f, " (%s ", count_str(gone[i]->before, false, buf, sizeof(buf)));
 			xml_str(f, cfg.countname);
