@@ -459,6 +459,23 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 	[ "$(jq -r '.after.children | map(.name + "=" + (.width | tostring)) | join(" ")' "$r")" = "leaf=1180" ]
 }
 
+@test "flamegraph: a --diff graph in Chromium: hover shows both counts and the delta, zoom works" {
+	local r=$BATS_TEST_TMPDIR/r.json
+	[ -z "$FG_NO_BROWSER" ] || skip "$FG_NO_BROWSER"
+	printf '%s\n' 'p;grow;leaf 100' 'p;shrink 300' 'p;gone 50' >"$BATS_TEST_TMPDIR/b.folded"
+	printf '%s\n' 'p;grow;leaf 300' 'p;shrink 100' 'p;new 50' >"$BATS_TEST_TMPDIR/a.folded"
+	"$BIN/$FG" --diff --countname us "$BATS_TEST_TMPDIR/b.folded" "$BATS_TEST_TMPDIR/a.folded" >"$BATS_TEST_TMPDIR/d.svg"
+	timeout 40 $CHECK browse "$BATS_TEST_TMPDIR/d.svg" grow "$BATS_TEST_TMPDIR/d.png" >"$r"
+	cat "$r"
+	[ "$(jq -r .after.details "$r")" = "Function: grow (300 us, before 100, delta +200 +200.0%, 66.67%)" ]
+	[ "$(jq .after.width "$r")" = 1180 ]
+	[ "$(jq -r '.after.children | map(.name) | join(" ")' "$r")" = leaf ]
+	# the red, the blue, the purple and the grey of the legend are all on screen
+	$CHECK colours "$BATS_TEST_TMPDIR/d.png" 'rgb(255,40,40)' 'rgb(40,40,255)' 'rgb(170,70,220)' >"$BATS_TEST_TMPDIR/c.txt"
+	cat "$BATS_TEST_TMPDIR/c.txt"
+	[ "$(tail -n +2 "$BATS_TEST_TMPDIR/c.txt" | awk '$1 < 60 {n++} END {print n + 0}')" = 0 ]
+}
+
 @test "flamegraph: offcputime-lite -df piped in, end to end" {
 	require_root
 	make -s -C "$ROOT" --no-print-directory print-tools | grep -qw offcputime-lite ||

@@ -81,7 +81,10 @@ full_windows() {
 	# each starting where the one before ended
 	assert_between "windows" "$n" 6 9
 	headers "$TOOL_OUT" | awk 'NR != $1 {exit 1} NR > 1 && $2 != prev {exit 1} {prev = $3}'
-	headers "$TOOL_OUT" | head -n -1 | awk '{d = $3 - $2; if (d < 900 || d > 1400) exit 1}'
+	# (a window closed late by a slow tick makes the next one shorter: the
+	# schedule stays on whole seconds from the start)
+	headers "$TOOL_OUT" | head -n -1 | awk '{d = $3 - $2; if (d < 600 || d > 1500) exit 1}'
+	headers "$TOOL_OUT" | head -n -1 | awk '{s += $3 - $2} END {if (s / NR < 900 || s / NR > 1150) exit 1}'
 	# phase 1: a:b = 3:1, no c; phase 2: b:a = 2:1, c as much as a
 	[ -n "$(full_windows 1)" ]
 	[ -n "$(full_windows 2)" ]
@@ -89,8 +92,9 @@ full_windows() {
 		read -r a b c <<<"$(window_sums "$seq")"
 		assert_between "window $seq a:b" "$(echo "$a $b" | awk '{print $1 / $2}')" 2.4 3.6
 		[ "$c" = 0 ]
-		# ~1 s of sleeping in 1 s
-		assert_between "window $seq a+b (us)" $((a + b)) 850000 1100000
+		# asleep all the time of the window (a sleep counts where it ends)
+		assert_between "window $seq asleep/length" "$(headers "$TOOL_OUT" |
+			awk -v w="$seq" -v s=$((a + b)) '$1 == w {print s / ($3 - $2) / 1000}')" 0.85 1.08
 	done
 	for seq in $(full_windows 2); do
 		read -r a b c <<<"$(window_sums "$seq")"
@@ -106,12 +110,21 @@ full_windows() {
 	stop_tool INT
 	[ "$TOOL_RC" = 0 ]
 	assert_ndjson "$TOOL_OUT"
-	# window records, numbered, 0.5 s long but the last, before their stacks
+	# window records, numbered, 0.5 s long but the last (a loaded machine
+	# delays a window's end by a tick or a slow report), before their stacks
+	jq -c 'select(.type=="window")' "$TOOL_OUT"
 	jq -se '[.[] | select(.type=="window")] | length >= 3 and
-		(.[0:-1] | all(.seconds >= 0.45 and .seconds <= 0.9)) and
+		(.[0:-1] | all(.seconds >= 0.3 and .seconds <= 1.2)) and
 		([.[].window] == [range(1; length + 1)])' "$TOOL_OUT"
 	jq -se --argjson p "$WLPID" 'map(select(.type=="stack" and .pid==$p and (.user_stack | index("phase_a_fn")))) | length >= 2' "$TOOL_OUT"
 	[ "$(head -1 "$TOOL_OUT" | jq -r .type)" = window ]
+	# the ring keeps JSON windows whole: SIGINT prints the last 2 (of 3 or more)
+	phases_run 1500 1 -j --interval 0.5 --ring 2
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	jq -se '[.[] | select(.type=="window")] | length == 2 and .[1].window == .[0].window + 1 and .[0].window >= 2' "$TOOL_OUT"
 
 	phases_run 1200 1 --interval 0.5
 	wait "$WLPID"
@@ -190,6 +203,39 @@ full_windows() {
 	[ $((rss2 - rss1)) -lt $((kb * 4)) ]
 	# the signal closes the window in progress: the ring keeps it and the one before
 	[ "$(grep -c '^# window ' "$TOOL_OUT")" = 2 ]
+}
+
+# ring_limit_run BYTES: stacks10k's 4,000 stacks (~0.5 MiB a window) under
+# --interval 0.5 --ring 10 with the ring's byte limit lowered to BYTES;
+# a dump after 3 s. Leaves TOOL_OUT, TOOL_ERR.
+ring_limit_run() {
+	local go wp
+	go=$(make_go)
+	"$WL/stacks10k" -n 4000 -r 0 -g "$go" >/dev/null &
+	wp=$!
+	BPFLITE_RING_BYTES=$1 start_tool offcputime-lite -p "$wp" -f --interval 0.5 --ring 10
+	go "$go"
+	sleep 3
+	stop_tool TERM
+	kill "$wp"
+	wait "$wp" || true
+	[ "$TOOL_RC" = 0 ]
+	cat "$TOOL_ERR"
+	echo "$(grep -c '^# window ' "$TOOL_OUT") windows, $(wc -c <"$TOOL_OUT") bytes"
+	# never more text than the limit, and only whole folded lines
+	[ "$(wc -c <"$TOOL_OUT")" -le "$1" ]
+	refute grep -Evq '^[^ ;][^;]*(;[^;]+)* [0-9]+$|^# ' "$TOOL_OUT"
+}
+
+@test "window: the ring's byte limit drops the oldest windows, cuts one too large, and says so" {
+	# 1.5 MiB: a window or two fit, the older ones are dropped
+	ring_limit_run 1500000
+	assert_between "windows kept" "$(grep -c '^# window ' "$TOOL_OUT")" 1 3
+	grep -Eq '^offcputime-lite: warning: [0-9]+ older windows dropped: the kept windows reached 1464 KiB$' "$TOOL_ERR"
+	# 100 KB: not even one window fits whole
+	ring_limit_run 100000
+	grep -Eq '^offcputime-lite: warning: [0-9]+ windows cut short: the kept windows reached 97 KiB$' "$TOOL_ERR"
+	[ "$(grep -c '^# window ' "$TOOL_OUT")" = 1 ]
 }
 
 @test "window: flamegraph-lite --from/--to picks windows, --diff colours what changed" {
