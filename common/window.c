@@ -157,19 +157,21 @@ long long window__parse_time(const char *s, long long day_ms)
 	memset(&tm, 0, sizeof(tm));
 	p = strptime(s, "%Y-%m-%d", &tm);
 	if (p && (*p == 'T' || *p == ' ')) {
-		p = strptime(p + 1, "%H:%M:%S", &tm);
+		p++;
 	} else if (!p) {
 		if (day_ms < 0)
 			return -1;
 		t = day_ms / 1000;
 		gmtime_r(&t, &tm);
-		tm.tm_sec = 0;
-		p = strptime(s, "%H:%M", &tm);
-		if (p && *p == ':')
-			p = strptime(p + 1, "%S", &tm);
+		p = s;
 	} else {
 		return -1;
 	}
+	/* HH:MM[:SS] */
+	tm.tm_sec = 0;
+	p = strptime(p, "%H:%M", &tm);
+	if (p && *p == ':')
+		p = strptime(p + 1, "%S", &tm);
 	if (!p)
 		return -1;
 	frac = parse_frac(&p);

@@ -82,8 +82,8 @@ void windows__free(struct windows *w);
 const char *window__iso(char *buf, size_t len, long long epoch_ms);
 /*
  * Parse a time as the headers print it ("2026-11-30T21:44:20.123Z"; the
- * fraction and the Z are optional, a space may replace the T) into epoch
- * ms. HH:MM[:SS[.fff]] alone is that time of day on the UTC date of
+ * seconds, the fraction and the Z are optional, a space may replace the T)
+ * into epoch ms. HH:MM[:SS[.fff]] alone is that time of day on the UTC date of
  * day_ms (an epoch ms; returns -1 if day_ms < 0). -1: not a time.
  */
 long long window__parse_time(const char *s, long long day_ms);

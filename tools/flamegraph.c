@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "esc.h"
 #include "json.h"
 #include "msg.h"
 #include "opts.h"
@@ -111,7 +112,7 @@ static const struct argp_option options[] = {
 	  "Frames from a kernel entry point (entry_SYSCALL_64, ret_from_fork, ...) to the leaf are kernel frames",
 	  0 },
 	{ "from", OPT_FROM, "TIME", 0,
-	  "Only windows that end after TIME (UTC: 2026-11-30T21:44:20[.123][Z], or HH:MM[:SS] on the "
+	  "Only windows that end after TIME (UTC: 2026-11-30T21:44[:20[.123]][Z], or HH:MM[:SS] on the "
 	  "day of the first window)", 0 },
 	{ "to", OPT_TO, "TIME", 0, "Only windows that start before TIME", 0 },
 	{ "diff", OPT_DIFF, NULL, 0,
@@ -167,7 +168,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_TO:
 		/* HH:MM needs the input's date: checked again at its first window */
 		if (window__parse_time(arg, 0) < 0)
-			msg__usage("invalid time: '%s' (give 2026-11-30T21:44:20[.123][Z] or HH:MM[:SS], UTC)",
+			msg__usage("invalid time: '%s' (give 2026-11-30T21:44[:20[.123]][Z] or HH:MM[:SS], UTC)",
 				   arg);
 		if (key == OPT_FROM)
 			cfg.from = arg;
@@ -550,6 +551,25 @@ static bool countname_line(const char *s, size_t len)
 	return true;
 }
 
+/*
+ * --folded: a line as it was read; on a terminal escaped (esc.h), since
+ * input from other tools may hold raw control bytes.
+ */
+static void echo_line(const char *line, size_t len)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = isatty(STDOUT_FILENO);
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (tty)
+		esc__put(stdout, line, len, 0);
+	else
+		fwrite(line, 1, len, stdout);
+	fputc('\n', stdout);
+}
+
 static int read_input(FILE *f, const char *name)
 {
 	unsigned long long lineno = 0;
@@ -564,19 +584,19 @@ static int read_input(FILE *f, const char *name)
 		lineno++;
 		if (line[0] == '#' && window_header(line)) {
 			if (cfg.folded_out && !in.skipping)
-				fwrite(line, 1, len, stdout);
+				echo_line(line, len);
 			continue;
 		}
 		if (line[0] == '#' && countname_line(line, len)) {
 			/* --folded: the unit once, whatever windows follow */
 			if (cfg.folded_out && !in.countname_out++)
-				fwrite(line, 1, len, stdout);
+				echo_line(line, len);
 			continue;
 		}
 		if (in.skipping)
 			continue;
 		if (cfg.folded_out)
-			fwrite(line, 1, len, stdout);
+			echo_line(line, len);
 		parse_line(line, len, name, lineno);
 	}
 	free(line);

@@ -318,6 +318,12 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 	"$BIN/$FG" --to 10:00:10 --folded "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w1.folded"
 	[ "$(cat "$BATS_TEST_TMPDIR/w1.folded")" = "$(printf '%s\n' '# countname us' \
 		'# window 1 2026-01-02T10:00:00.000Z 2026-01-02T10:00:10.000Z' 'p;one 10')" ]
+	# to a terminal, raw control bytes in the lines are escaped; to a pipe they pass as they are
+	printf 'p;x\033[2J 3\n' >"$BATS_TEST_TMPDIR/esc.folded"
+	script -qc "'$BIN/$FG' --folded '$BATS_TEST_TMPDIR/esc.folded'" /dev/null | grep -qF 'p;x\x1b[2J 3'
+	"$BIN/$FG" --folded "$BATS_TEST_TMPDIR/esc.folded" | cmp - "$BATS_TEST_TMPDIR/esc.folded"
+	"$BIN/$FG" --from 2026-01-02T10:00 --to '2026-01-02 10:00:10Z' "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 3)" = 10 ]
 	expect_fail 2 "is not before --to" "$BIN/$FG" --from 10:00:20 --to 10:00:10 "$BATS_TEST_TMPDIR/w.folded"
 	expect_fail 1 "has no window between 11:00 and 12:00" "$BIN/$FG" --from 11:00 --to 12:00 "$BATS_TEST_TMPDIR/w.folded"
 }

@@ -30,6 +30,8 @@ static void test_parse_full(void **state)
 	assert_int_equal(window__parse_time("2026-11-30 21:44:20.123Z", -1), T0);
 	assert_int_equal(window__parse_time("2026-11-30T21:44:20Z", -1), T0 - 123);
 	assert_int_equal(window__parse_time("2026-11-30T21:44:20.1", -1), T0 - 23);
+	assert_int_equal(window__parse_time("2026-11-30T21:44", -1), T0 - 20123);
+	assert_int_equal(window__parse_time("2026-11-30 21:44Z", -1), T0 - 20123);
 	/* digits past the millisecond are dropped */
 	assert_int_equal(window__parse_time("2026-11-30T21:44:20.123999Z", -1), T0);
 }
@@ -50,7 +52,7 @@ static void test_parse_bad(void **state)
 {
 	static const char *const bad[] = {
 		"", "noon", "21", "21:44:20x", "21:44:20.", "2026-11-30", "2026-11-30T",
-		"2026-11-30T21:44", "2026-11-30T21:44:20ZZ", "2026-13-30T21:44:20", "25:00",
+		"2026-11-30T21", "2026-11-30T21:44:20ZZ", "2026-13-30T21:44:20", "25:00",
 		"2026-11-30T21:44:20 ", "21:44:20.1.2",
 	};
 
