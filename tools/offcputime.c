@@ -22,6 +22,7 @@
 #include "safeopen.h"
 #include "stacks.h"
 #include "syms.h"
+#include "window.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
@@ -63,7 +64,9 @@ static const char doc[] =
 "    offcputime-lite -K          # only show kernel space stacks (no user)\n"
 "    offcputime-lite --state 2   # only uninterruptible (and killable) waits\n"
 "    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n"
-"    offcputime-lite --pprof offcpu.pb.gz 30   # a pprof profile: go tool pprof\n";
+"    offcputime-lite --pprof offcpu.pb.gz 30   # a pprof profile: go tool pprof\n"
+"    offcputime-lite -df --interval 10 --ring 30 -p 185  # kill -USR1 prints the\n"
+"                                # last 30 windows of 10 s (a flight recorder)\n";
 
 static const struct argp_option options[] = {
 	{ "user-threads-only", 'u', NULL, 0, "User threads only (no kernel threads)", 0 },
@@ -134,6 +137,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("-U and -K are mutually exclusive");
 		if (cfg.pprof && (cfg.folded || env.json))
 			msg__usage("--pprof writes the stacks to its file: no -f or --json with it");
+		if (cfg.pprof && window_opts.interval_ms)
+			msg__usage("--pprof writes one profile of the run: no --interval with it");
 		if (cfg.max_set && cfg.min_us > cfg.max_us)
 			msg__usage("minimum block time (-m %llu) is above the maximum (-M %llu)",
 				   (unsigned long long)cfg.min_us, (unsigned long long)cfg.max_us);
@@ -151,6 +156,7 @@ struct run {
 	__u64 fold_at;		/* keys in info that start a fold */
 	__u64 added, removed;	/* keys user space added and removed */
 	__u64 fold_lost;	/* folds that found the map full */
+	struct windows *windows;
 };
 
 /* A process BPF saw for the first time: snapshot it while it lives. */
@@ -282,7 +288,10 @@ static int on_tick(void *ctx)
 	int fd;
 
 	static size_t prune_at;
+	int err = windows__tick(r->windows);
 
+	if (err)
+		return err;
 	if (r->skel->bss->info_added + r->added - r->removed >= r->fold_at)
 		fold_exited(r);
 	if (!prune_at)	/* tests lower it */
@@ -352,8 +361,10 @@ static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n)
 	return k;
 }
 
-static int report(struct run *r)
+/* One window's (or the run's) stacks to out; empties info. */
+static int report(void *ctx, FILE *out)
 {
+	struct run *r = ctx;
 	struct stack_printer p = {
 		.usyms = r->usyms,
 		.folded = cfg.folded,
@@ -375,6 +386,8 @@ static int report(struct run *r)
 		free(vals);
 		return err;
 	}
+	/* drained: these keys are no longer in info */
+	r->removed += n;
 	e = calloc(n ? n : 1, sizeof(*e));
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
@@ -391,6 +404,8 @@ static int report(struct run *r)
 	keys = NULL;
 	vals = NULL;
 	qsort(e, n, sizeof(*e), cmp_entry);
+	if (cfg.folded)
+		stacks__fold_countname(out, "us");
 	if (!cfg.user_stacks_only)
 		p.ksyms = load_ksyms(stack_fd, e, n);
 
@@ -411,7 +426,7 @@ static int report(struct run *r)
 			up = &us;
 		}
 		if (env.json) {
-			json__begin(&j, stdout);
+			json__begin(&j, out);
 			json__str(&j, "type", "stack");
 			json__uint(&j, "pid", k->tgid);
 			json__uint(&j, "tid", k->tid);
@@ -421,11 +436,11 @@ static int report(struct run *r)
 			stacks__json(&p, &j, k->tgid, kp, up);
 			json__end(&j);
 		} else {
-			stacks__print(&p, stdout, comm, k->tgid, k->tid ? k->tid : k->tgid, kp, up,
+			stacks__print(&p, out, comm, k->tgid, k->tid ? k->tid : k->tgid, kp, up,
 				      e[i].v.total_ns / 1000);
 		}
 	}
-	fflush(stdout);
+	fflush(out);
 out:
 	free(keys);
 	free(vals);
@@ -489,7 +504,7 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW,
 			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();
@@ -544,12 +559,19 @@ int main(int argc, char **argv)
 
 		begin = offcpu_snap__take(&src);
 	}
+	r.windows = windows__new(report, &r);
+	if (!r.windows) {
+		err = -ENOMEM;
+		msg__fail(err, "set up the windows");
+		goto out;
+	}
 	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
 	ring_buffer__consume(rb);
 	if (!err)
-		err = pprof_fd >= 0 ? write_pprof(&r, pprof_fd, begin) : report(&r);
+		err = pprof_fd >= 0 ? write_pprof(&r, pprof_fd, begin)
+				    : windows__finish(r.windows);
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 
@@ -561,6 +583,7 @@ out:
 	if (pprof_fd >= 0)
 		close(pprof_fd);
 	ring_buffer__free(rb);
+	windows__free(r.windows);
 	usyms__free(r.usyms);
 	offcputime_bpf__destroy(r.skel);
 	return err ? EXIT_FAIL : EXIT_OK;
