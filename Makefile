@@ -22,9 +22,12 @@ BPFTOOL ?= bpftool
 PREFIX ?= /usr/local
 DESTDIR ?=
 
+# The one version string: --version and bpflite_build_info print it.
+VERSION := $(shell cat VERSION)
 WERROR := $(if $(filter true 1,$(CI)),-Werror)
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra $(WERROR) -std=gnu11 -D_GNU_SOURCE
+VERSION_CFLAGS := -DBPFLITE_VERSION='"$(VERSION)"'
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-function $(WERROR)
 INCLUDES := -I$(OUT) -Icommon -Ibpf -Ivmlinux/$(ARCH)
 USER_INCLUDES := -I$(OUT) -Icommon -Ibpf
@@ -59,7 +62,9 @@ $(OUT)/%.skel.h: $(OUT)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 $(OUT)/common/%.o: common/%.c | $(OUT)/common
-	$(CC) $(CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(VERSION_CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
+# what prints the version is rebuilt when it changes
+$(OUT)/common/opts.o $(OUT)/common/prom.o: VERSION
 
 $(LIB): $(COMMON_OBJ)
 	@rm -f $@

@@ -21,6 +21,7 @@ enum {
 	OPTS_MS		= 1 << 4,	/* -m milliseconds */
 	OPTS_INTERVAL	= 1 << 5,	/* positional [interval [count]] */
 	OPTS_DURATION	= 1 << 6,	/* positional [duration] */
+	OPTS_SERVE	= 1 << 7,	/* --serve [HOST:]PORT, --max-series N */
 };
 
 struct env {

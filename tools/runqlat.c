@@ -10,6 +10,8 @@
 #include "hist.h"
 #include "json.h"
 #include "loop.h"
+#include "prom.h"
+#include "serve.h"
 #include "timefmt.h"
 #include "runqlat.h"
 #include "runqlat.skel.h"
@@ -34,7 +36,8 @@ static const char doc[] =
 "    runqlat-lite --pidnss   # show each PID namespace separately\n"
 "    runqlat-lite -p 185     # trace PID 185 only\n"
 "    runqlat-lite -c /sys/fs/cgroup/unified/app  # trace this cgroup only\n"
-"    runqlat-lite -j 1 5     # five 1s summaries as NDJSON\n";
+"    runqlat-lite -j 1 5     # five 1s summaries as NDJSON\n"
+"    runqlat-lite --serve 9300  # Prometheus metrics on 127.0.0.1:9300/metrics\n";
 
 static const struct argp_option options[] = {
 	{ "pids", 'P', NULL, 0, "Print a histogram per process ID", 0 },
@@ -42,6 +45,11 @@ static const struct argp_option options[] = {
 	{ "pidnss", OPT_PIDNSS, NULL, 0, "Print a histogram per PID namespace", 0 },
 	{ 0 },
 };
+
+static const char *section(void)
+{
+	return cfg.per_process ? "pid" : cfg.per_thread ? "tid" : cfg.per_pidns ? "pidns" : NULL;
+}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -60,6 +68,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (cfg.per_process + cfg.per_thread + cfg.per_pidns > 1)
 			msg__usage("-P, -L and --pidnss are mutually exclusive");
+		if (serve__spec() && (section() || env.milliseconds))
+			msg__usage("--serve takes no -P, -L, --pidnss or -m (metrics have no pid label, and are in seconds)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -67,9 +77,26 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const char *section(void)
+static struct prom_family runq_family = {
+	.name = "bpflite_runq_latency_seconds",
+	.help = "Time tasks waited runnable on a run queue before they ran.",
+	.type = PROM_HISTOGRAM,
+};
+
+/* --serve: drain what BPF counted since the last scrape into the running total. */
+static void render(struct sbuf *b, void *ctx)
 {
-	return cfg.per_process ? "pid" : cfg.per_thread ? "tid" : cfg.per_pidns ? "pidns" : NULL;
+	struct runqlat_bpf *skel = ctx;
+	struct prom_series *s = prom__series(&runq_family, NULL);
+	struct hist_entry *e;
+	__u32 n, i;
+
+	if (s && !hist__drain_entries(bpf_map__fd(skel->maps.hists), RUNQLAT_MAX_ENTRIES, &e, &n)) {
+		for (i = 0; i < n; i++)
+			prom__hist_add(s, &e[i].h);
+		free(e);
+	}
+	prom__render(b, &runq_family);
 }
 
 static int report(void *ctx)
@@ -83,6 +110,8 @@ static int report(void *ctx)
 	__u32 n, i;
 	int err;
 
+	if (serve__spec())	/* nothing printed: the metrics were the output */
+		return 0;
 	err = hist__drain_entries(bpf_map__fd(skel->maps.hists), RUNQLAT_MAX_ENTRIES, &e, &n);
 	if (err)
 		return err;
@@ -119,7 +148,7 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
-			 OPTS_PID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL,
+			 OPTS_PID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL | OPTS_SERVE,
 			 argc, argv);
 	skel = TOOL_OPEN(runqlat_bpf);
 	if (!skel)
@@ -134,12 +163,18 @@ int main(int argc, char **argv)
 	err = tool__load_attach(skel->skeleton);
 	if (err)
 		goto out;
+	if (serve__spec()) {
+		err = prom__serve_start(render, skel, &skel->bss->loss);
+		if (err)
+			goto out;
+	}
 
 	loop__signals();
 	tool__tracing("run queue latency");
 	err = loop__intervals(env.interval, env.count, report, skel);
 	loss__report(&skel->bss->loss, env.json);
 out:
+	prom__serve_stop();
 	runqlat_bpf__destroy(skel);
 	return err ? EXIT_FAIL : EXIT_OK;
 }
