@@ -26,6 +26,8 @@
 #include "tool.h"
 #include "json.h"
 #include "loop.h"
+#include "prom.h"
+#include "serve.h"
 #include "syscalls.h"
 #include "strace/strace_lite.h"
 #include "strace.skel.h"
@@ -503,6 +505,15 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (serve__spec()) {
+		static int fds[2];
+
+		fds[0] = bpf_map__fd(skel->maps.stats);
+		fds[1] = bpf_map__fd(skel->maps.hists);
+		err = prom__serve_start(summary__metrics, fds, &skel->bss->loss);
+		if (err)
+			goto out;
+	}
 	/* strace says nothing before a command's trace, nor into a file */
 	if (!cfg.cmd && !cfg.output && !cfg.quiet)
 		tool__tracing("system calls");
@@ -517,7 +528,8 @@ int main(int argc, char **argv)
 	/* a last look: events of the final exits */
 	ring_buffer__consume(rb);
 	fflush(trace_out);
-	if (!err && (cfg.summary_only || cfg.summary))
+	prom__serve_stop();
+	if (!err && (cfg.summary_only || cfg.summary) && !serve__spec())
 		err = summary__print(bpf_map__fd(skel->maps.stats), bpf_map__fd(skel->maps.hists));
 	report_lost();
 	loss__report(&skel->bss->loss, env.json && trace_out == stdout);
@@ -539,6 +551,7 @@ int main(int argc, char **argv)
 			     128 + WTERMSIG(child_status);
 	}
 out:
+	prom__serve_stop();
 	print__close();
 	ring_buffer__free(rb);
 	strace_bpf__destroy(skel);

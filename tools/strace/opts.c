@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <strings.h>
+#include "serve.h"
 #include "syscalls.h"
 #include "strace_lite.h"
 
@@ -28,7 +29,8 @@ static const char doc[] =
 "    strace-lite -c -L cmd               # and a latency histogram per call\n"
 "    strace-lite -f -u www-data -e trace=%net  # network calls of a user\n"
 "    strace-lite -Z -e trace=openat cmd  # failed openat calls only\n"
-"    strace-lite -j -o trace.json cmd    # NDJSON events to a file\n";
+"    strace-lite -j -o trace.json cmd    # NDJSON events to a file\n"
+"    strace-lite -c --serve 9302 -p 1234 # Prometheus counters on 127.0.0.1:9302\n";
 
 static const struct argp_option options[] = {
 	{ "summary-only", 'c', NULL, 0, "Count time, calls and errors per syscall; print a summary at the end", 0 },
@@ -349,6 +351,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		if (cfg.hist && !cfg.summary_only && !cfg.summary)
 			msg__usage("-L needs -c or -C");
+		if (serve__spec() && (!cfg.summary_only || cfg.summary || cfg.hist || cfg.output))
+			msg__usage("--serve needs -c (and takes no -C, -L or -o)");
 		if (!cfg.output)	/* strace: -ff without -o is -f */
 			cfg.ff = false;
 		break;
@@ -398,6 +402,6 @@ void strace__parse_opts(int argc, char **argv)
 {
 	/* stop at the command: its options are its own */
 	setenv("POSIXLY_CORRECT", "1", 1);
-	opts__parse_tool(options, parse_arg, "[COMMAND [ARG...]]", doc, 0, argc, argv);
+	opts__parse_tool(options, parse_arg, "[COMMAND [ARG...]]", doc, OPTS_SERVE, argc, argv);
 	unsetenv("POSIXLY_CORRECT");
 }
