@@ -26,8 +26,14 @@ enum {
 	OPT_FORCE_RAW_TP,
 	OPT_SERVE,
 	OPT_MAX_SERIES,
-	OPT_VERSION,
+	OPT_VERSION = OPTS_KEY_VERSION,
 };
+
+void opts__version(void)
+{
+	printf("%s %s\n", msg_tool, BPFLITE_VERSION);
+	exit(EXIT_OK);
+}
 
 static unsigned int opts_mask;
 
@@ -146,8 +152,7 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		prom_max_values = opts__num(arg, "--max-series", 1, 100000);
 		break;
 	case OPT_VERSION:
-		printf("%s %s\n", msg_tool, BPFLITE_VERSION);
-		exit(EXIT_OK);
+		opts__version();
 	case ARGP_KEY_END:
 		if (serve__spec() && (env.json || env.interval || env.duration))
 			msg__usage("--serve runs until a signal and prints nothing: "

@@ -43,6 +43,10 @@ struct env {
 
 extern struct env env;
 
+/* --version: its argp key, and what it does: print "<tool> <version>", exit 0. */
+#define OPTS_KEY_VERSION 0x10ff
+void opts__version(void) __attribute__((noreturn));
+
 /* The argp child for the options chosen in mask. */
 const struct argp_child *opts__children(unsigned int mask);
 /*

@@ -90,6 +90,7 @@ static const struct argp_option options[] = {
 	{ "guess-kernel", OPT_GUESS_KERNEL, NULL, 0,
 	  "Frames from a kernel entry point (entry_SYSCALL_64, ret_from_fork, ...) to the leaf are kernel frames",
 	  0 },
+	{ "version", OPTS_KEY_VERSION, NULL, 0, "Print the version and exit", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 0 },
 	{ 0 },
 };
@@ -142,6 +143,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
+	case OPTS_KEY_VERSION:
+		opts__version();
 	case ARGP_KEY_ARG:
 		files[nr_files++] = arg;
 		break;
