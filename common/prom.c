@@ -151,9 +151,9 @@ void prom__render(struct sbuf *b, const struct prom_family *f)
 
 		if (f->type == PROM_COUNTER) {
 			if (s->labels[0])
-				sbuf__printf(b, "%s{%s} %.17g\n", f->name, s->labels, s->value);
+				sbuf__printf(b, "%s{%s} %.15g\n", f->name, s->labels, s->value);
 			else
-				sbuf__printf(b, "%s %.17g\n", f->name, s->value);
+				sbuf__printf(b, "%s %.15g\n", f->name, s->value);
 			continue;
 		}
 		for (int k = 0; k < HIST_SLOTS; k++) {
