@@ -7,6 +7,7 @@
 #   make bench      benchmarks (not timed tests)
 #   make fuzz       run the fuzz targets for a fixed time
 #   make install PREFIX=/usr/local DESTDIR=
+#   make deb        build/bpflite_<version>_<arch>.deb (dpkg-deb)
 #   make clean
 
 # Tools with a BPF side: bpf/<t>.bpf.c, bpf/<t>.h, tools/<t>.c -> build/bin/<t>-lite
@@ -40,7 +41,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(OUT)/%.o)
 LIB := $(OUT)/libbpflite.a
 BINS := $(addprefix $(OUT)/bin/,$(addsuffix -lite,$(TOOLS) $(USER_TOOLS)))
 
-.PHONY: all deps test unit integration test-kernels bench fuzz install clean check-static
+.PHONY: deb all deps test unit integration test-kernels bench fuzz install clean check-static
 .DEFAULT_GOAL := all
 
 all: deps
@@ -134,6 +135,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 $(wildcard man/*.8) $(DESTDIR)$(PREFIX)/share/man/man8/
+
+# ---- Debian package ------------------------------------------------------
+deb: all
+	@scripts/mkdeb.sh $(VERSION) $(OUT) $(addsuffix -lite,$(TOOLS) $(USER_TOOLS))
 
 clean:
 	rm -rf $(OUT)
