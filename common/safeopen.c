@@ -107,3 +107,32 @@ refuse:
 	errno = EINVAL;
 	return -1;
 }
+
+int safeopen_write(const char *path)
+{
+	struct stat st;
+	int fd, fl;
+
+	/*
+	 * Not following a last symlink, not blocking on a FIFO, and nothing
+	 * truncated until the file is known to be a regular file of ours.
+	 */
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		errno = S_ISREG(st.st_mode) ? EPERM : EINVAL;
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (ftruncate(fd, 0) || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}

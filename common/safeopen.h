@@ -31,4 +31,13 @@ struct safeopen {
 /* An fd open for reading, or -1 with errno (EINVAL for a refused file). */
 int safeopen(int root_fd, const char *path, const struct safeopen *o);
 
+/*
+ * An output file the user named (a profile), as root: created 0644, or
+ * truncated if it is a regular file owned by us; a symlink as the last
+ * component (ELOOP), a FIFO or device (EINVAL) or someone else's file
+ * (EPERM, as fs.protected_regular would refuse it in /tmp) is refused,
+ * and nothing blocks. An fd open for writing, or -1 with errno.
+ */
+int safeopen_write(const char *path);
+
 #endif

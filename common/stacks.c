@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stack printer (stacks.h): folded, multi-line and JSON forms. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include "esc.h"
@@ -37,7 +38,7 @@ static struct ksyms *printer_ksyms(struct stack_printer *p)
 	return p->ksyms;
 }
 
-static const char *kname(struct stack_printer *p, __u64 addr, char *buf, size_t len)
+const char *stacks__kernel_name(struct stack_printer *p, __u64 addr, char *buf, size_t len)
 {
 	const struct ksym *s = ksyms__find(printer_ksyms(p), addr);
 
@@ -48,7 +49,8 @@ static const char *kname(struct stack_printer *p, __u64 addr, char *buf, size_t 
 	return buf;
 }
 
-static const char *uname_(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf, size_t len)
+const char *stacks__user_name(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf,
+			      size_t len)
 {
 	if (!p->usyms) {
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
@@ -71,7 +73,7 @@ void stacks__fold_user(struct stack_printer *p, FILE *f, pid_t tgid, const struc
 	if (us->missed)
 		fputs(";[missed user stack]", f);
 	for (i = us->n - 1; i >= 0; i--) {
-		uname_(p, tgid, us->ips[i], buf, sizeof(buf));
+		stacks__user_name(p, tgid, us->ips[i], buf, sizeof(buf));
 		fputc(';', f);
 		stacks__fold_name(f, buf, strlen(buf), "");
 	}
@@ -85,7 +87,7 @@ void stacks__fold_kernel(struct stack_printer *p, FILE *f, const struct stack *k
 	if (k->missed)
 		fputs(";[missed kernel stack]", f);
 	for (i = 0; i < k->n; i++) {
-		kname(p, k->ips[leaf_first ? i : k->n - 1 - i], buf, sizeof(buf));
+		stacks__kernel_name(p, k->ips[leaf_first ? i : k->n - 1 - i], buf, sizeof(buf));
 		if (stacks__is_bpf_frame(buf))
 			continue;
 		fputc(';', f);
@@ -116,7 +118,7 @@ void stacks__print_kernel(struct stack_printer *p, FILE *f, const struct stack *
 	if (k->missed)
 		fprintf(f, "%s[missed kernel stack]\n", indent);
 	for (i = 0; i < k->n; i++) {
-		kname(p, k->ips[i], buf, sizeof(buf));
+		stacks__kernel_name(p, k->ips[i], buf, sizeof(buf));
 		if (stacks__is_bpf_frame(buf))
 			continue;
 		fputs(indent, f);
@@ -134,7 +136,7 @@ void stacks__print_user(struct stack_printer *p, FILE *f, pid_t tgid, const stru
 	if (us->missed)
 		fprintf(f, "%s[missed user stack]\n", indent);
 	for (i = 0; i < us->n; i++) {
-		uname_(p, tgid, us->ips[i], buf, sizeof(buf));
+		stacks__user_name(p, tgid, us->ips[i], buf, sizeof(buf));
 		fputs(indent, f);
 		esc__put(f, buf, strlen(buf), 0);
 		fputc('\n', f);
@@ -173,7 +175,7 @@ void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 		if (k->missed)
 			json__str(j, NULL, "[missed kernel stack]");
 		for (i = 0; i < k->n; i++) {
-			kname(p, k->ips[i], buf, sizeof(buf));
+			stacks__kernel_name(p, k->ips[i], buf, sizeof(buf));
 			if (!stacks__is_bpf_frame(buf))
 				json__str(j, NULL, buf);
 		}
@@ -184,7 +186,7 @@ void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 		if (us->missed)
 			json__str(j, NULL, "[missed user stack]");
 		for (i = 0; i < us->n; i++)
-			json__str(j, NULL, uname_(p, tgid, us->ips[i], buf, sizeof(buf)));
+			json__str(j, NULL, stacks__user_name(p, tgid, us->ips[i], buf, sizeof(buf)));
 		json__arr_end(j);
 	}
 }
@@ -211,4 +213,55 @@ int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s)
 		n++;
 	s->n = n;
 	return 0;
+}
+
+static int cmp_s32(const void *a, const void *b)
+{
+	__s32 x = *(const __s32 *)a, y = *(const __s32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+unsigned long *stacks__addrs(int map_fd, __s32 *ids, size_t n, int max, size_t *nr)
+{
+	unsigned long *addrs = NULL, *q;
+	size_t cap = 0, i, j, o = 0;
+	__u64 *ips = calloc(max > 0 ? max : 1, sizeof(*ips));
+	struct stack s;
+
+	*nr = 0;
+	if (!ips)
+		return NULL;
+	qsort(ids, n, sizeof(*ids), cmp_s32);
+	for (i = 0; i < n; i++) {
+		if (ids[i] < 0 || (i && ids[i] == ids[i - 1]))
+			continue;
+		if (stacks__read(map_fd, ids[i], ips, max, &s) || !s.n)
+			continue;
+		if (o + s.n > cap) {
+			cap = (o + s.n) * 2;
+			q = realloc(addrs, cap * sizeof(*addrs));
+			if (!q)
+				break;
+			addrs = q;
+		}
+		for (j = 0; j < (size_t)s.n; j++)
+			addrs[o++] = ips[j];
+	}
+	free(ips);
+	if (!o)
+		return addrs;
+	qsort(addrs, o, sizeof(*addrs), cmp_ulong);
+	for (i = 1, j = 1; i < o; i++)
+		if (addrs[i] != addrs[j - 1])
+			addrs[j++] = addrs[i];
+	*nr = j;
+	return addrs;
 }

@@ -77,6 +77,16 @@ void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 		  const struct stack *kstack, const struct stack *ustack);
 /* Read stack id from a BPF stack map fd into ips (max frames); fills s. */
 int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s);
+/*
+ * The distinct addresses of the stacks ids (n of them, any order; sorts
+ * ids; errors and repeats skipped), sorted, in a malloc'd array of *nr:
+ * what ksyms__load_for() needs to name every kernel frame of a report.
+ */
+unsigned long *stacks__addrs(int map_fd, __s32 *ids, size_t n, int max, size_t *nr);
+/* One frame's name as the printer writes it (before escaping), in buf. */
+const char *stacks__kernel_name(struct stack_printer *p, __u64 addr, char *buf, size_t len);
+const char *stacks__user_name(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf,
+			      size_t len);
 /* Is this kernel frame the tracer's own (to be dropped)? */
 bool stacks__is_bpf_frame(const char *name);
 

@@ -252,6 +252,44 @@ void ksyms__free(struct ksyms *k)
 	free(k);
 }
 
+int ksyms__build_id(char *buf, size_t len)
+{
+	unsigned char notes[4096];
+	size_t off = 0, o = 0, i;
+	ssize_t n;
+	int fd;
+
+	if (len)
+		buf[0] = '\0';
+	fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, notes, sizeof(notes));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	/* Elf_Nhdr: namesz, descsz, type; name and desc padded to 4 bytes */
+	while (off + 12 <= (size_t)n) {
+		__u32 namesz, descsz, type;
+		size_t name_at = off + 12, desc_at;
+
+		memcpy(&namesz, notes + off, 4);
+		memcpy(&descsz, notes + off + 4, 4);
+		memcpy(&type, notes + off + 8, 4);
+		desc_at = name_at + ((namesz + 3ULL) & ~3ULL);
+		if (desc_at + descsz > (size_t)n)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(notes + name_at, "GNU", 4)) {
+			for (i = 0; i < descsz && o + 3 <= len; i++)
+				o += snprintf(buf + o, len - o, "%02x", notes[desc_at + i]);
+			return o ? 0 : -ENOENT;
+		}
+		off = desc_at + ((descsz + 3ULL) & ~3ULL);
+	}
+	return -ENOENT;
+}
+
 /* ---- user --------------------------------------------------------------- */
 
 #define HASH_SIZE	1024
@@ -1101,6 +1139,34 @@ const char *usyms__name(struct usyms *u, pid_t tgid, __u64 addr, bool with_offse
 	snprintf(buf, len, "%s+0x%llx", m->kind == UMAP_VDSO ? "[vdso]" : m->file->base,
 		 (unsigned long long)off);
 	return buf;
+}
+
+int usyms__module(struct usyms *u, pid_t tgid, __u64 addr, struct usyms_module *mod)
+{
+	const struct elf_syms *es = NULL;
+	const struct umap *m;
+	struct uproc *p;
+	struct uelf *ue;
+
+	memset(mod, 0, sizeof(*mod));
+	p = proc_find(u, tgid);
+	m = p ? map_find(p, addr) : NULL;
+	if (!m || m->kind == UMAP_ANON)
+		return -ENOENT;
+	mod->start = m->start;
+	mod->end = m->end;
+	mod->pgoff = m->pgoff;
+	if (m->kind == UMAP_VDSO) {
+		mod->path = "[vdso]";
+		es = vdso_syms(u);
+	} else {
+		mod->path = m->file->path;
+		ue = file_elf(u, m->file);
+		es = ue ? ue->syms : NULL;
+	}
+	if (es && es->build_id_len)
+		elf_syms__build_id_hex(es, mod->build_id, sizeof(mod->build_id));
+	return 0;
 }
 
 void usyms__free(struct usyms *u)

@@ -44,6 +44,11 @@ struct ksyms *ksyms__load_file_for(const char *path, const unsigned long *addrs,
 const struct ksym *ksyms__find(const struct ksyms *k, unsigned long addr);
 bool ksyms__restricted(const struct ksyms *k);
 void ksyms__free(struct ksyms *k);
+/*
+ * The running kernel's build-id (GNU build-id note of /sys/kernel/notes)
+ * in hex into buf; 0 or -errno (-ENOENT: no such note).
+ */
+int ksyms__build_id(char *buf, size_t len);
 
 /* max_bytes bounds the ELF symbol cache (0: a default of 64 MiB). */
 struct usyms *usyms__new(size_t max_bytes);
@@ -79,6 +84,19 @@ void usyms__prune(struct usyms *u, bool (*keep)(pid_t tgid, void *ctx), void *ct
  */
 const char *usyms__name(struct usyms *u, pid_t tgid, __u64 addr, bool with_offset,
 			char *buf, size_t len);
+/*
+ * The executable mapping addr falls in, in tgid: for profiles that list
+ * modules (pprof). path is as /proc/PID/maps names it ("[vdso]" for the
+ * vdso) and lives as long as the process is known; build_id is hex, ""
+ * when the file has none or cannot be read. 0, or -ENOENT (no mapping,
+ * or anonymous memory: JIT code).
+ */
+struct usyms_module {
+	const char *path;
+	__u64 start, end, pgoff;
+	char build_id[129];
+};
+int usyms__module(struct usyms *u, pid_t tgid, __u64 addr, struct usyms_module *mod);
 void usyms__free(struct usyms *u);
 
 #endif

@@ -18,6 +18,8 @@
 #include "hist.h"
 #include "json.h"
 #include "loop.h"
+#include "offcpu_pprof.h"
+#include "safeopen.h"
 #include "stacks.h"
 #include "syms.h"
 #include "offcputime.h"
@@ -34,6 +36,7 @@ static struct {
 	__u64 min_us, max_us;
 	bool max_set;
 	int storage, depth;
+	const char *pprof;
 } cfg = {
 	.min_us = 1,
 	.max_us = ~0ULL / 1000,
@@ -41,7 +44,7 @@ static struct {
 	.depth = OFFCPU_MAX_STACK_DEPTH,
 };
 
-enum { OPT_STATE = 0x100, OPT_STORAGE, OPT_DEPTH };
+enum { OPT_STATE = 0x100, OPT_STORAGE, OPT_DEPTH, OPT_PPROF };
 
 static const char doc[] =
 "Summarize off-CPU time by stack trace.\n"
@@ -59,7 +62,8 @@ static const char doc[] =
 "    offcputime-lite -U          # only show user space stacks (no kernel)\n"
 "    offcputime-lite -K          # only show kernel space stacks (no user)\n"
 "    offcputime-lite --state 2   # only uninterruptible (and killable) waits\n"
-"    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n";
+"    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n"
+"    offcputime-lite --pprof offcpu.pb.gz 30   # a pprof profile: go tool pprof\n";
 
 static const struct argp_option options[] = {
 	{ "user-threads-only", 'u', NULL, 0, "User threads only (no kernel threads)", 0 },
@@ -73,6 +77,7 @@ static const struct argp_option options[] = {
 	{ "state", OPT_STATE, "MASK", 0, "Only tasks whose state has a bit of this mask (2: uninterruptible, killable included; 1: interruptible; 0: preempted)", 0 },
 	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
 	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127)", 0 },
+	{ "pprof", OPT_PPROF, "FILE", 0, "Write the stacks as a gzipped pprof profile to FILE instead of stdout", 0 },
 	{ 0 },
 };
 
@@ -117,11 +122,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		/* the kernel's perf_event_max_stack default */
 		cfg.depth = opts__num(arg, "stack depth", 1, 127);
 		break;
+	case OPT_PPROF:
+		if (!*arg)
+			msg__usage("--pprof needs a file name");
+		cfg.pprof = arg;
+		break;
 	case ARGP_KEY_END:
 		if (cfg.user_threads_only && cfg.kernel_threads_only)
 			msg__usage("-u and -k are mutually exclusive");
 		if (cfg.user_stacks_only && cfg.kernel_stacks_only)
 			msg__usage("-U and -K are mutually exclusive");
+		if (cfg.pprof && (cfg.folded || env.json))
+			msg__usage("--pprof writes the stacks to its file: no -f or --json with it");
 		if (cfg.max_set && cfg.min_us > cfg.max_us)
 			msg__usage("minimum block time (-m %llu) is above the maximum (-M %llu)",
 				   (unsigned long long)cfg.min_us, (unsigned long long)cfg.max_us);
@@ -316,48 +328,24 @@ static int cmp_entry(const void *a, const void *b)
 	return x->k.tid < y->k.tid ? -1 : x->k.tid > y->k.tid;
 }
 
-static int cmp_s32(const void *a, const void *b)
-{
-	__s32 x = *(const __s32 *)a, y = *(const __s32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Kernel symbols for the addresses of these stacks only: all of kallsyms
  * is ~5 MB here, the names a report needs a few KiB.
  */
-static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n, __u64 *ips)
+static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n)
 {
-	unsigned long *addrs = NULL, *q;
-	size_t nr = 0, cap = 0;
+	unsigned long *addrs;
 	struct ksyms *k;
 	__s32 *ids;
-	__u32 i, nids = 0;
-	struct stack s;
+	size_t nr;
+	__u32 i;
 
 	ids = malloc((n ? n : 1) * sizeof(*ids));
 	if (!ids)
 		return NULL;
 	for (i = 0; i < n; i++)
-		if (e[i].k.kern_stack_id >= 0)
-			ids[nids++] = e[i].k.kern_stack_id;
-	qsort(ids, nids, sizeof(*ids), cmp_s32);
-	for (i = 0; i < nids; i++) {
-		if (i && ids[i] == ids[i - 1])
-			continue;
-		if (stacks__read(stack_fd, ids[i], ips, cfg.depth, &s) || !s.n)
-			continue;
-		if (nr + s.n > cap) {
-			cap = (nr + s.n) * 2;
-			q = realloc(addrs, cap * sizeof(*addrs));
-			if (!q)
-				break;
-			addrs = q;
-		}
-		for (int j = 0; j < s.n; j++)
-			addrs[nr++] = ips[j];
-	}
+		ids[i] = e[i].k.kern_stack_id;
+	addrs = stacks__addrs(stack_fd, ids, n, cfg.depth, &nr);
 	free(ids);
 	k = ksyms__load_for(addrs, nr);
 	free(addrs);
@@ -404,7 +392,7 @@ static int report(struct run *r)
 	vals = NULL;
 	qsort(e, n, sizeof(*e), cmp_entry);
 	if (!cfg.user_stacks_only)
-		p.ksyms = load_ksyms(stack_fd, e, n, kips);
+		p.ksyms = load_ksyms(stack_fd, e, n);
 
 	for (i = 0; i < n; i++) {
 		const struct offcpu_key *k = &e[i].k;
@@ -467,11 +455,37 @@ static const char *what(void)
 	return buf;
 }
 
+/* What pprof profiles are read from (offcpu_pprof.h). */
+static struct offcpu_src pprof_src(const struct run *r)
+{
+	return (struct offcpu_src){
+		.info_fd = bpf_map__fd(r->skel->maps.info),
+		.stacks_fd = bpf_map__fd(r->skel->maps.stacks),
+		.max_entries = r->max_keys,
+		.depth = cfg.depth,
+		.kernel_stacks = !cfg.user_stacks_only,
+		.user_stacks = !cfg.kernel_stacks_only,
+		.usyms = r->usyms,
+	};
+}
+
+/* --pprof: the whole run as a pprof profile, into the file opened at start. */
+static int write_pprof(struct run *r, int fd, const struct offcpu_snap *begin)
+{
+	struct offcpu_src src = pprof_src(r);
+	int err = offcpu_pprof__write(&src, begin, fd);
+
+	if (err)
+		msg__fail(err, "write the profile to '%s'", cfg.pprof);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct ring_buffer *rb = NULL;
+	struct offcpu_snap *begin = NULL;
 	struct run r = { 0 };
-	int err;
+	int err, pprof_fd = -1;
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
@@ -479,6 +493,18 @@ int main(int argc, char **argv)
 			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();
+	if (cfg.pprof) {
+		/* before tracing: a file we may not write fails at once */
+		pprof_fd = safeopen_write(cfg.pprof);
+		if (pprof_fd < 0) {
+			err = -errno;
+			msg__fail(err, "open profile file '%s'", cfg.pprof);
+			if (err == -ELOOP || err == -EINVAL || err == -EPERM)
+				msg__hint("the profile file must be new, or a regular file of ours: "
+					  "not a symbolic link, FIFO, device or another user's file");
+			return EXIT_FAIL;
+		}
+	}
 
 	r.skel = TOOL_OPEN(offcputime_bpf);
 	if (!r.skel)
@@ -513,12 +539,17 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
+	if (pprof_fd >= 0) {	/* the profile's start */
+		struct offcpu_src src = pprof_src(&r);
+
+		begin = offcpu_snap__take(&src);
+	}
 	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
 	ring_buffer__consume(rb);
 	if (!err)
-		err = report(&r);
+		err = pprof_fd >= 0 ? write_pprof(&r, pprof_fd, begin) : report(&r);
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 
@@ -526,6 +557,9 @@ int main(int argc, char **argv)
 		loss__report(&l, env.json);
 	}
 out:
+	offcpu_snap__free(begin);
+	if (pprof_fd >= 0)
+		close(pprof_fd);
 	ring_buffer__free(rb);
 	usyms__free(r.usyms);
 	offcputime_bpf__destroy(r.skel);

@@ -130,3 +130,14 @@ assert_folded() {
 	assert_ndjson "$TOOL_OUT"
 	jq -se 'map(select(.type == "episode" and .comm == "h\n\u001b[2J;\ufffd" and .waker.comm == "h\n\u001b[2J;\ufffd")) | length > 0' "$TOOL_OUT"
 }
+
+@test "hostile text: offcputime-lite --pprof puts comm in the profile escaped, as valid UTF-8" {
+	local prof=$BATS_TEST_TMPDIR/hostile.pb.gz raw=$BATS_TEST_TMPDIR/raw.txt
+	command -v go >/dev/null || skip "go (golang-go) not installed: scripts/deps.sh test"
+	hostile_run offcputime-lite --pprof "$prof" -p WLPID
+	# go tool keeps its caches under HOME
+	HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache command go tool pprof -raw "$prof" >"$raw"
+	assert_no_raw_control "$raw"
+	grep -qF -- "comm:[$ESC_COMM]" "$raw"
+	grep -q ' hostile_sleep_fn ' "$raw"
+}
