@@ -366,6 +366,48 @@ promq_until() {
 	fi
 }
 
+@test "serve: offcputime-lite: /debug/pprof/offcpu?seconds=N answers after N s with the profile of those N s, read by go tool pprof" {
+	command -v go >/dev/null || skip "go (golang-go) not installed: scripts/deps.sh test"
+	export HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache
+	local go wp prof=$BATS_TEST_TMPDIR/offcpu.pb.gz t0 took a b top t_sleep t_pipe sleep_us pipe_us
+	go=$(make_go)
+	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	wp=$!
+	serve_tool offcputime-lite -p "$wp"
+	t0=$(date +%s%N)
+	curl -sf --max-time 20 -o "$prof" "$URL/debug/pprof/offcpu?seconds=4" &
+	local cp=$!
+	sleep 0.3
+	go "$go"
+	# while the profile is being gathered, /metrics answers at once
+	a=$(date +%s%N)
+	curl -sf --max-time 1 "$URL/metrics" | grep -q '^bpflite_build_info{tool="offcputime-lite"'
+	b=$(date +%s%N)
+	wait "$wp"
+	wait "$cp"
+	took=$((($(date +%s%N) - t0) / 1000000))
+	echo "profile after $took ms; a scrape meanwhile took $(((b - a) / 1000000)) ms"
+	assert_between "profile answered after (ms)" "$took" 3990 6000
+	[ $(((b - a) / 1000000)) -lt 1000 ]
+	top=$BATS_TEST_TMPDIR/top.txt
+	command go tool pprof -top -nodefraction=0 -nodecount=1000 -unit=us "$prof" >"$top" 2>/dev/null
+	head -20 "$top"
+	grep -q '^Type: off_cpu$' "$top"
+	sleep_us=$(jq .sleep_us "$BATS_TEST_TMPDIR/wl.json")
+	pipe_us=$(jq .pipe_us "$BATS_TEST_TMPDIR/wl.json")
+	t_sleep=$(awk '$6 == "offcpu_sleep_fn" { v = $4; sub(/[a-z]+$/, "", v); print v; exit }' "$top")
+	t_pipe=$(awk '$6 == "offcpu_pipe_fn" { v = $4; sub(/[a-z]+$/, "", v); print v; exit }' "$top")
+	echo "workload: sleep ${sleep_us}us pipe ${pipe_us}us; pprof: sleep ${t_sleep}us pipe ${t_pipe}us"
+	assert_between "ratio pprof/workload" \
+		"$(awk -v a="$t_sleep" -v b="$t_pipe" -v c="$sleep_us" -v d="$pipe_us" 'BEGIN { print (a / b) / (c / d) }')" 0.9 1.1
+	# a second profile, pulled by go tool pprof itself as a continuous profiler
+	# would, covers a quiet second: the workload's functions are not in it
+	command go tool pprof -raw "$URL/debug/pprof/offcpu?seconds=1" >"$BATS_TEST_TMPDIR/raw" 2>&1
+	grep -q 'PeriodType\|Samples:' "$BATS_TEST_TMPDIR/raw"
+	refute grep -q offcpu_sleep_fn "$BATS_TEST_TMPDIR/raw"
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/debug/pprof/offcpu?seconds=0")" = 400 ]
+}
+
 @test "serve: --version prints the version every tool shares" {
 	local t v
 	for t in $(make -s -C "$ROOT" print-tools); do
