@@ -176,7 +176,7 @@ promq_until() {
 
 @test "serve: promtool check metrics passes on every serving tool's /metrics" {
 	local t args
-	for t in runqlat-lite biolatency-lite "strace-lite -c -p $$"; do
+	for t in runqlat-lite biolatency-lite "strace-lite -c -p $$" dstate-lite tcpretrans-lite offcputime-lite; do
 		serve_tool $t
 		sleep 0.5
 		curl -sf "$URL/metrics" >"$BATS_TEST_TMPDIR/m.txt"
