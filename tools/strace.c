@@ -336,7 +336,7 @@ static bool targets_gone(void *ctx)
 	long long now = loop__now_ms();
 
 	(void)ctx;
-	if (cfg.user && !cfg.cmd)	/* -u USER: until Ctrl-C */
+	if (!cfg.cmd && !cfg.npids)	/* -u USER, or -c alone: until Ctrl-C */
 		return false;
 	/* called after every poll: look at most every 20 ms */
 	if (now - last < 20)
@@ -388,6 +388,7 @@ static void set_rodata(void)
 	skel->rodata->cfg_summary = cfg.summary_only || cfg.summary;
 	skel->rodata->cfg_hist = cfg.hist;
 	skel->rodata->cfg_follow = cfg.follow;
+	skel->rodata->cfg_all = !cfg.cmd && !cfg.npids && !cfg.user;
 	if (cfg.user && !cfg.cmd) {	/* every task of the user */
 		uid_t uid;
 		gid_t gid;

@@ -174,9 +174,26 @@ promq_until() {
 	wait "$wp"
 }
 
+@test "serve: strace-lite -c --serve alone counts every process, like syscount" {
+	local go wp n=23457 v
+	serve_tool strace-lite -c
+	go=$(make_go)
+	"$WL/sysload" -n $n -r 5 -w 3 -F 7 -S 1000 -g "$go" >/dev/null &
+	wp=$!
+	go "$go"
+	wait "$wp"
+	sleep 0.3
+	v=$(curl -sf "$URL/metrics" | awk '/^bpflite_syscalls_total\{syscall="getppid"\}/ {print $2}')
+	echo "getppid calls seen machine-wide: $v"
+	# the workload's, and at most a few of other work on the machine
+	assert_between "getppid" "$v" $n $((n + 500))
+	# other processes' calls are there too: more than this workload makes
+	[ "$(curl -sf "$URL/metrics" | grep -c '^bpflite_syscalls_total{')" -gt 6 ]
+}
+
 @test "serve: promtool check metrics passes on every serving tool's /metrics" {
 	local t args
-	for t in runqlat-lite biolatency-lite "strace-lite -c -p $$" dstate-lite tcpretrans-lite offcputime-lite; do
+	for t in runqlat-lite biolatency-lite "strace-lite -c -p $$" "strace-lite -c" dstate-lite tcpretrans-lite offcputime-lite; do
 		serve_tool $t
 		sleep 0.5
 		curl -sf "$URL/metrics" >"$BATS_TEST_TMPDIR/m.txt"

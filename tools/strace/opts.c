@@ -26,6 +26,7 @@ static const char doc[] =
 "    strace-lite -f -e trace=%file make  # file calls of make and children\n"
 "    strace-lite -p 1234,1235 -T         # attach to two processes; durations\n"
 "    strace-lite -c -p 1234              # calls, errors, time; at Ctrl-C\n"
+"    strace-lite -c                      # the same for every process\n"
 "    strace-lite -c -L cmd               # and a latency histogram per call\n"
 "    strace-lite -f -u www-data -e trace=%net  # network calls of a user\n"
 "    strace-lite -Z -e trace=openat cmd  # failed openat calls only\n"
@@ -336,7 +337,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
-		if (!cfg.cmd && !cfg.npids && !cfg.user)
+		/* -c alone counts every process, as syscount does */
+		if (!cfg.cmd && !cfg.npids && !cfg.user && !cfg.summary_only)
 			msg__usage("must have a command to run, -p PID or -u USER");
 		if (cfg.cmd && cfg.npids)
 			msg__usage("a command and -p PID cannot be combined");
