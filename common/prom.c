@@ -116,6 +116,19 @@ void prom__hist_add(struct prom_series *s, const struct hist *h)
 	s->sum_ns += h->sum_ns;
 }
 
+void prom__free(struct prom_family *f)
+{
+	for (int i = 0; i < PROM_MAX_LABELS; i++) {
+		for (int j = 0; j < f->vals[i].n; j++)
+			free(f->vals[i].v[j]);
+		free(f->vals[i].v);
+	}
+	free(f->s);
+	memset(f->vals, 0, sizeof(f->vals));
+	f->s = NULL;
+	f->n = f->alloc = 0;
+}
+
 void prom__zero(struct prom_family *f)
 {
 	for (int i = 0; i < f->n; i++)

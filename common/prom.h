@@ -52,6 +52,8 @@ extern __u64 prom_series_dropped;
 struct prom_series *prom__series(struct prom_family *f, const char *const *values);
 /* Add a BPF histogram (microsecond log2 slots) to a histogram series. */
 void prom__hist_add(struct prom_series *s, const struct hist *h);
+/* Free f's series and values (it is empty again). */
+void prom__free(struct prom_family *f);
 /* Set every counter of f to 0 (before adding cumulative values again). */
 void prom__zero(struct prom_family *f);
 /* Write a family: HELP, TYPE, then its series (nothing for none). */
