@@ -240,21 +240,11 @@ static void ping_later(struct serve_req *r, void *data)
 /* GET /debug/ping?seconds=N: answers after N seconds, served from the loop like the rest. */
 static void ping(struct serve_req *r, void *ctx)
 {
-	const char *s = serve__query(r, "seconds");
-	long long *start;
-	char *end;
-	long n = 0;
+	long long *start, n;
 
 	(void)ctx;
-	if (s) {
-		errno = 0;
-		n = strtol(s, &end, 10);
-		if (!*s || *end || errno || n < 0 || n > 3600) {
-			sbuf__printf(serve__body(r), "seconds: a number from 0 to 3600\n");
-			serve__reply(r, 400, "text/plain; charset=utf-8");
-			return;
-		}
-	}
+	if (!serve__query_num(r, "seconds", 0, 0, 3600, &n))
+		return;
 	start = malloc(sizeof(*start));
 	if (!start) {
 		serve__reply(r, 500, "text/plain; charset=utf-8");

@@ -277,6 +277,25 @@ const char *serve__query(struct serve_req *r, const char *key)
 	return NULL;
 }
 
+bool serve__query_num(struct serve_req *r, const char *key, long long def, long long min,
+		      long long max, long long *out)
+{
+	const char *s = serve__query(r, key);
+	char *end;
+
+	*out = def;
+	if (!s)
+		return true;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	if (*s && !*end && !errno && *out >= min && *out <= max)
+		return true;
+	sbuf__reset(&r->body);
+	sbuf__printf(&r->body, "%s: a number from %lld to %lld\n", key, min, max);
+	serve__reply(r, 400, "text/plain; charset=utf-8");
+	return false;
+}
+
 static void list_routes(struct serve_req *r)
 {
 	sbuf__reset(&r->body);

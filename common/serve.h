@@ -48,6 +48,12 @@ void serve__close(void);
 
 /* The value of query parameter key (percent-decoded), or NULL. */
 const char *serve__query(struct serve_req *r, const char *key);
+/*
+ * Query parameter key as a number in [min, max], def when absent: true;
+ * false after answering 400 (the request is over).
+ */
+bool serve__query_num(struct serve_req *r, const char *key, long long def, long long min,
+		      long long max, long long *out);
 struct sbuf *serve__body(struct serve_req *r);
 /* Send status and serve__body(r) with this content type; the request ends. */
 void serve__reply(struct serve_req *r, int status, const char *content_type);

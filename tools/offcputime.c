@@ -508,22 +508,13 @@ static void offcpu_later(struct serve_req *req, void *data)
 
 static void offcpu_profile(struct serve_req *req, void *ctx)
 {
-	const char *s = serve__query(req, "seconds");
 	struct offcpu_src src = pprof_src(served_run);
 	struct offcpu_snap *snap;
-	long long n = 30;
-	char *end;
+	long long n;
 
 	(void)ctx;
-	if (s) {
-		errno = 0;
-		n = strtoll(s, &end, 10);
-		if (!*s || *end || errno || n < 1 || n > 3600) {
-			sbuf__printf(serve__body(req), "seconds: a number from 1 to 3600\n");
-			serve__reply(req, 400, "text/plain; charset=utf-8");
-			return;
-		}
-	}
+	if (!serve__query_num(req, "seconds", 30, 1, 3600, &n))
+		return;
 	snap = offcpu_snap__take(&src);
 	if (!snap) {
 		sbuf__printf(serve__body(req), "failed to read the counters: %s\n", strerror(errno));

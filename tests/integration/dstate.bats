@@ -115,13 +115,8 @@ check_vfork() {
 	go=$(make_go)
 	"$WL/dwait" -V -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
 	WP=$!
-	"$BIN/dstate-lite" --serve 127.0.0.1:0 -p "$WP" >"$BATS_TEST_TMPDIR/serve.out" 2>"$BATS_TEST_TMPDIR/serve.err" &
-	TOOL_PID=$!
-	for _ in $(seq 150); do
-		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$BATS_TEST_TMPDIR/serve.err") && break
-		sleep 0.1
-	done
-	[ -n "$url" ]
+	serve_tool dstate-lite -p "$WP"
+	TOOL_PID=$SERVE_PID url=$URL
 	go "$go"
 	wait "$WP"
 	curl -sf "$url/metrics" >"$m"
@@ -138,7 +133,7 @@ check_vfork() {
 	[ "$(curl -sf "$url/metrics" | awk '/^bpflite_dstate_seconds_count\{reason="kernel_clone"\}/ {print $2}')" = "$N" ]
 	stop_tool INT
 	[ "$TOOL_RC" = 0 ]
-	[ ! -s "$BATS_TEST_TMPDIR/serve.out" ]
+	[ ! -s "$SERVE_OUT" ]
 }
 
 @test "dstate: vfork parents, forced raw_tp path" {

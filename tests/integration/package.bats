@@ -50,15 +50,10 @@ setup() {
 	timeout 20 "$r/usr/sbin/runqlat-lite" -j 1 1 >"$BATS_TEST_TMPDIR/out"
 	jq -e 'select(.type == "interval") | .histograms[0].count > 0' "$BATS_TEST_TMPDIR/out"
 	# and as an exporter, with the version the package carries
-	"$r/usr/sbin/runqlat-lite" --serve 127.0.0.1:0 2>"$BATS_TEST_TMPDIR/err" &
-	local p=$! url=
-	for _ in $(seq 150); do
-		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$BATS_TEST_TMPDIR/err") && break
-		sleep 0.1
-	done
-	curl -sf "$url/metrics" | grep -qx "bpflite_build_info{tool=\"runqlat-lite\",version=\"$(cat "$ROOT/VERSION")\"} 1"
-	kill -TERM "$p"
-	wait "$p"
+	serve_tool "$r/usr/sbin/runqlat-lite"
+	curl -sf "$URL/metrics" | grep -qx "bpflite_build_info{tool=\"runqlat-lite\",version=\"$(cat "$ROOT/VERSION")\"} 1"
+	kill -TERM "$SERVE_PID"
+	wait "$SERVE_PID"
 	# the man pages read
 	man -l "$r/usr/share/man/man8/runqlat-lite.8.gz" 2>/dev/null | grep -q 'METRICS'
 }

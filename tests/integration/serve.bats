@@ -31,28 +31,10 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# serve_tool NAME ARGS...: start a tool with --serve 127.0.0.1:0 (the
-# kernel picks the port); sets SERVE_PID, SERVE_ERR, SERVE_OUT and
-# URL (http://127.0.0.1:PORT) once it is attached and listening.
-serve_tool() {
-	local name=$1
-	shift
-	SERVE_ERR=$BATS_TEST_TMPDIR/$name.serve.err
-	SERVE_OUT=$BATS_TEST_TMPDIR/$name.serve.out
-	: >"$SERVE_ERR"
-	"$BIN/$name" --serve 127.0.0.1:0 "$@" >"$SERVE_OUT" 2>"$SERVE_ERR" &
-	SERVE_PID=$!
+# serve_tool (helpers.bash), remembered for teardown
+serve() {
+	serve_tool "$@" || return 1
 	SERVE_PIDS="$SERVE_PIDS $SERVE_PID"
-	for _ in $(seq 150); do
-		URL=$(grep -o 'serving http://[0-9.:]*/metrics\.\.\. Hit Ctrl-C to end' "$SERVE_ERR" |
-			sed 's|^serving \(http://[0-9.:]*\)/metrics.*|\1|')
-		[ -n "$URL" ] && return 0
-		kill -0 "$SERVE_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "$name did not start serving:" >&2
-	cat "$SERVE_ERR" >&2
-	return 1
 }
 
 # start_prometheus URL...: Prometheus on a free port of 127.0.0.1, a
@@ -108,7 +90,7 @@ promq_until() {
 	go=$(make_go)
 	"$WL/cpuhog" -n 3 -s 3 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/hog.json" &
 	wp=$!
-	serve_tool runqlat-lite -p "$wp"
+	serve runqlat-lite -p "$wp"
 	# the same filter, printed as the tool's own (JSON) histogram
 	start_tool runqlat-lite -j -p "$wp"
 	start_prometheus "$URL"
@@ -141,7 +123,7 @@ promq_until() {
 	IMG=/dev/shm/bpflite-serve-$$-$BATS_TEST_NUMBER.img
 	truncate -s 32M "$IMG"
 	LOOP=$(losetup -f --show "$IMG")
-	serve_tool biolatency-lite -d "$LOOP"
+	serve biolatency-lite -d "$LOOP"
 	start_prometheus "$URL"
 	go=$(make_go)
 	"$WL/blkrw" -f "$LOOP" -w $w -r $r -s 4096 -g "$go" >/dev/null &
@@ -164,7 +146,7 @@ promq_until() {
 	go=$(make_go)
 	"$WL/sysload" -n $n -r 5 -w 3 -F 7 -S 4000 -g "$go" >/dev/null &
 	wp=$!
-	serve_tool strace-lite -c -p "$wp"
+	serve strace-lite -c -p "$wp"
 	start_prometheus "$URL"
 	go "$go"
 	[ "$(promq_until 'bpflite_syscalls_total{syscall="getppid"}' $n)" = $n ]
@@ -176,7 +158,7 @@ promq_until() {
 
 @test "serve: strace-lite -c --serve alone counts every process, like syscount" {
 	local go wp n=23457 v
-	serve_tool strace-lite -c
+	serve strace-lite -c
 	go=$(make_go)
 	"$WL/sysload" -n $n -r 5 -w 3 -F 7 -S 1000 -g "$go" >/dev/null &
 	wp=$!
@@ -194,7 +176,7 @@ promq_until() {
 @test "serve: promtool check metrics passes on every serving tool's /metrics" {
 	local t args
 	for t in runqlat-lite biolatency-lite "strace-lite -c -p $$" "strace-lite -c" dstate-lite tcpretrans-lite offcputime-lite; do
-		serve_tool $t
+		serve $t
 		sleep 0.5
 		curl -sf "$URL/metrics" >"$BATS_TEST_TMPDIR/m.txt"
 		echo "== $t"
@@ -209,7 +191,7 @@ promq_until() {
 }
 
 @test "serve: histograms: every bucket on every scrape, fixed le strings, +Inf == _count, _sum exact" {
-	serve_tool runqlat-lite
+	serve runqlat-lite
 	sleep 0.3
 	curl -sf "$URL/metrics" >"$BATS_TEST_TMPDIR/a"
 	sleep 0.3
@@ -236,7 +218,7 @@ promq_until() {
 	go=$(make_go)
 	"$WL/sysload" -n 1000 -r 5 -w 3 -F 7 -S 3000 -g "$go" >/dev/null &
 	wp=$!
-	serve_tool strace-lite -c -p "$wp" --max-series 2
+	serve strace-lite -c -p "$wp" --max-series 2
 	go "$go"
 	sleep 1
 	curl -sf "$URL/metrics" >"$BATS_TEST_TMPDIR/m"
@@ -254,7 +236,7 @@ promq_until() {
 }
 
 @test "serve: garbage, no newline, 1 MB of headers, 100 idle connections: the next scrape is served" {
-	serve_tool runqlat-lite
+	serve runqlat-lite
 	local host=${URL#http://} port
 	port=${host##*:}
 	python3 - "$port" <<-'EOF'
@@ -315,7 +297,7 @@ promq_until() {
 
 @test "serve: a deferred answer (/debug/ping?seconds=2) comes after 2 s while scrapes and the BPF side go on" {
 	local t0 a b took
-	serve_tool runqlat-lite
+	serve runqlat-lite
 	t0=$(date +%s%N)
 	curl -sf --max-time 10 "$URL/debug/ping?seconds=2" >"$BATS_TEST_TMPDIR/pong" &
 	local cp=$!
@@ -338,7 +320,7 @@ promq_until() {
 @test "serve: SIGINT and SIGTERM: exit 0, nothing on stdout, no BPF left" {
 	local ids sig rc
 	for sig in INT TERM; do
-		serve_tool biolatency-lite
+		serve biolatency-lite
 		ids=$(proc_bpf_ids "$SERVE_PID")
 		curl -sf "$URL/debug/ping?seconds=30" >/dev/null &	# a deferred request pending at exit
 		sleep 0.3
@@ -390,7 +372,7 @@ promq_until() {
 	go=$(make_go)
 	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
 	wp=$!
-	serve_tool offcputime-lite -p "$wp"
+	serve offcputime-lite -p "$wp"
 	t0=$(date +%s%N)
 	curl -sf --max-time 20 -o "$prof" "$URL/debug/pprof/offcpu?seconds=4" &
 	local cp=$!

@@ -290,14 +290,9 @@ check_data_run() {
 }
 
 @test "tcpretrans: --serve: bpflite_tcp_retransmits_total{family=\"ipv4\",type=\"retransmit\"} counts what left A" {
-	local sp serr=$BATS_TEST_TMPDIR/serve.err url n all
-	"$BIN/tcpretrans-lite" --serve 127.0.0.1:0 -4 >"$BATS_TEST_TMPDIR/serve.out" 2>"$serr" &
-	sp=$!
-	for _ in $(seq 150); do
-		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$serr") && break
-		sleep 0.1
-	done
-	[ -n "$url" ]
+	local sp url n all
+	serve_tool tcpretrans-lite -4
+	sp=$SERVE_PID url=$URL
 	data_run 4 -j
 	[ "$SENT" -ge 1 ]
 	n=$(curl -sf "$url/metrics" | awk '/^bpflite_tcp_retransmits_total\{family="ipv4",type="retransmit"\}/ {print $2}')
@@ -310,7 +305,7 @@ check_data_run() {
 	[ "$(curl -sf "$url/metrics" | awk '/^bpflite_tcp_retransmits_total\{family="ipv6"/ {s += $2} END {print s}')" = 0 ]
 	kill -INT "$sp"
 	wait "$sp"
-	[ ! -s "$BATS_TEST_TMPDIR/serve.out" ]
+	[ ! -s "$SERVE_OUT" ]
 }
 
 @test "tcpretrans: -c counts per flow in aligned columns; -j gives the same count" {
