@@ -118,6 +118,43 @@ promq_until() {
 	[ ! -s "$SERVE_OUT" ]
 }
 
+@test "serve: runqlat-lite --cgroups: a cgroup label, the hogs' cgroup apart from the sleeper's" {
+	local cg a b ga gb pa pb m=$BATS_TEST_TMPDIR/m ca cb
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount"
+	a=$cg/bpflite-rq-a-$$
+	b=$cg/bpflite-rq-b-$$
+	make_cgroup "$a"
+	make_cgroup "$b"
+	ga=$(make_go)
+	gb=$(make_go)
+	"$WL/cpuhog" -n 3 -s 2 -c 1 -g "$ga" >/dev/null &
+	pa=$!
+	echo "$pa" >"$a/cgroup.procs"
+	"$WL/cpuhog" -n 1 -u 1000 -s 2 -c 0 -g "$gb" >/dev/null &
+	pb=$!
+	echo "$pb" >"$b/cgroup.procs"
+	serve runqlat-lite --cgroups
+	go "$ga" & go "$gb"
+	wait "$pa" "$pb"
+	curl -sf "$URL/metrics" >"$m"
+	promtool check metrics <"$m"
+	ca=$(awk -v c="/${a##*/}" -F'[{}]' '$1 == "bpflite_runq_latency_seconds_count" && $2 == "cgroup=\"" c "\"" {split($3, x, " "); print x[1]}' "$m")
+	cb=$(awk -v c="/${b##*/}" -F'[{}]' '$1 == "bpflite_runq_latency_seconds_count" && $2 == "cgroup=\"" c "\"" {split($3, x, " "); print x[1]}' "$m")
+	echo "waits: hogs' cgroup $ca, sleeper's $cb"
+	[ "$ca" -gt 300 ]
+	[ "$cb" -gt 300 ]
+	# the hogs wait for each other (ms); the lone sleeper hardly at all
+	mean() { awk -v c="/$1" -F'[{}]' '$2 == "cgroup=\"" c "\"" && $1 ~ /_(sum|count)$/ {split($3, x, " "); v[$1] = x[1]} END {print v["bpflite_runq_latency_seconds_sum"] / v["bpflite_runq_latency_seconds_count"]}' "$m"; }
+	local ma mb
+	ma=$(mean "${a##*/}")
+	mb=$(mean "${b##*/}")
+	echo "mean waits: hogs $ma s, sleeper $mb s"
+	assert_between "hogs' mean wait (s)" "$ma" 0.0005 1
+	assert_between "hogs' mean / sleeper's" "$(awk -v a="$ma" -v b="$mb" 'BEGIN{print (b > 0 ? a / b : 1e9)}')" 2 1e12
+	expect_fail 2 "mutually exclusive" "$BIN/runqlat-lite" --cgroups -P
+}
+
 @test "serve: biolatency-lite -d LOOP: _count in Prometheus is the exact number of requests, by operation" {
 	local go wp w=23 r=17
 	IMG=/dev/shm/bpflite-serve-$$-$BATS_TEST_NUMBER.img
