@@ -69,6 +69,16 @@ setup() {
 	grep -qx 'AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_SYS_RESOURCE' "$ex/bpflite@.service"
 	grep -qx 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON CAP_SYS_RESOURCE' "$ex/bpflite@.service"
 	refute grep -q '^User=root' "$ex/bpflite@.service"
+	# systemd reads it without a complaint (its ExecStart pointed at the scratch root)
+	if command -v systemd-analyze >/dev/null; then
+		mkdir -p "$BATS_TEST_TMPDIR/units"
+		sed "s|/usr/sbin/%i|$r/usr/sbin/%i|" "$ex/bpflite@.service" \
+			>"$BATS_TEST_TMPDIR/units/bpflite@runqlat-lite.service"
+		systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/units/bpflite@runqlat-lite.service" \
+			>"$BATS_TEST_TMPDIR/verify" 2>&1 || { cat "$BATS_TEST_TMPDIR/verify"; return 1; }
+		cat "$BATS_TEST_TMPDIR/verify"
+		refute grep -Eiq 'unknown|invalid|failed|error' "$BATS_TEST_TMPDIR/verify"
+	fi
 }
 
 @test "package: the unit's privileges are enough: an unprivileged user with CAP_BPF and CAP_PERFMON serves metrics" {
