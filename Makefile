@@ -7,6 +7,7 @@
 #   make bench      benchmarks (not timed tests)
 #   make fuzz       run the fuzz targets for a fixed time
 #   make install PREFIX=/usr/local DESTDIR=
+#   make deb        build/bpflite_<version>_<arch>.deb (dpkg-deb)
 #   make clean
 
 # Tools with a BPF side: bpf/<t>.bpf.c, bpf/<t>.h, tools/<t>.c -> build/bin/<t>-lite
@@ -22,9 +23,12 @@ BPFTOOL ?= bpftool
 PREFIX ?= /usr/local
 DESTDIR ?=
 
+# The one version string: --version and bpflite_build_info print it.
+VERSION := $(shell cat VERSION)
 WERROR := $(if $(filter true 1,$(CI)),-Werror)
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra $(WERROR) -std=gnu11 -D_GNU_SOURCE
+VERSION_CFLAGS := -DBPFLITE_VERSION='"$(VERSION)"'
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-function $(WERROR)
 INCLUDES := -I$(OUT) -Icommon -Ibpf -Ivmlinux/$(ARCH)
 USER_INCLUDES := -I$(OUT) -Icommon -Ibpf
@@ -37,7 +41,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(OUT)/%.o)
 LIB := $(OUT)/libbpflite.a
 BINS := $(addprefix $(OUT)/bin/,$(addsuffix -lite,$(TOOLS) $(USER_TOOLS)))
 
-.PHONY: all deps test unit integration test-kernels bench fuzz install clean check-static
+.PHONY: deb all deps test unit integration test-kernels bench fuzz install clean check-static
 .DEFAULT_GOAL := all
 
 all: deps
@@ -59,7 +63,9 @@ $(OUT)/%.skel.h: $(OUT)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 $(OUT)/common/%.o: common/%.c | $(OUT)/common
-	$(CC) $(CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(VERSION_CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
+# what prints the version is rebuilt when it changes
+$(OUT)/common/opts.o $(OUT)/common/prom.o: VERSION
 
 $(LIB): $(COMMON_OBJ)
 	@rm -f $@
@@ -137,6 +143,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 $(wildcard man/*.8) $(DESTDIR)$(PREFIX)/share/man/man8/
+
+# ---- Debian package ------------------------------------------------------
+deb: all
+	@scripts/mkdeb.sh $(VERSION) $(OUT) $(addsuffix -lite,$(TOOLS) $(USER_TOOLS))
 
 clean:
 	rm -rf $(OUT)

@@ -134,6 +134,12 @@ static __always_inline int handle_complete(struct request *rq)
 		key = rq_dev(rq);
 	else if (cfg_by == BY_FLAGS)
 		key = rq_flags_key(rq);
+	else if (cfg_by == BY_DISK_OP) {
+		__u32 op = rq_op(BPF_CORE_READ(rq, cmd_flags) & 0xff);
+
+		key = (rq_dev(rq) & ((1u << BIO_OPC_SHIFT) - 1)) |
+		      (op < BIO_OPC_OTHER ? op : BIO_OPC_OTHER) << BIO_OPC_SHIFT;
+	}
 	h = hist_lookup_or_init(&hists, &key, &created);
 	if (!h)
 		return 0;

@@ -21,7 +21,15 @@ enum biolat_by {
 	BY_ALL = 0,
 	BY_DISK,	/* key: dev_t of the disk, kernel form (major << 20 | minor) */
 	BY_FLAGS,	/* key: BIO_OP_* | BIO_F_* */
+	BY_DISK_OP,	/* --serve; key: the disk's dev_t | operation class << BIO_OPC_SHIFT */
 };
+
+/*
+ * BY_DISK_OP: a disk's kernel dev_t in the low 29 bits (block majors are
+ * below 512, so none is lost) and its operation class above them.
+ */
+#define BIO_OPC_SHIFT	29
+#define BIO_OPC_OTHER	4	/* classes 0-3 are BIO_OP_READ .. BIO_OP_DISCARD */
 
 #define BIO_MINORBITS	20
 

@@ -50,6 +50,8 @@ static __always_inline __u32 hist_key(struct task_struct *t)
 		return BPF_CORE_READ(t, pid);
 	case BY_PIDNS:
 		return BPF_CORE_READ(t, nsproxy, pid_ns_for_children, ns.inum);
+	case BY_CGROUP:
+		return (__u32)cgroup_id_of(BPF_CORE_READ(t, cgroups, dfl_cgrp));
 	default:
 		return 0;
 	}

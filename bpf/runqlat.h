@@ -12,12 +12,17 @@
  */
 #define RUNQLAT_MAX_ENTRIES	10240
 
-/* Histogram key: tgid (-P), tid (-L), pid namespace inode (--pidnss) or 0. */
+/*
+ * Histogram key: tgid (-P), tid (-L), pid namespace inode (--pidnss), the
+ * inode of the task's cgroup v2 directory (--cgroups: the low 32 bits of
+ * its id) or 0.
+ */
 enum runqlat_by {
 	BY_ALL = 0,
 	BY_PROCESS,
 	BY_THREAD,
 	BY_PIDNS,
+	BY_CGROUP,
 };
 
 #endif

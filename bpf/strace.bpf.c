@@ -19,6 +19,7 @@ const volatile bool cfg_summary = false;	/* -c, -C */
 const volatile bool cfg_hist = false;		/* -L */
 const volatile bool cfg_follow = false;		/* -f */
 const volatile __u32 cfg_uid = (__u32)-1;	/* -u USER without a command: every task of USER */
+const volatile bool cfg_all = false;		/* -c alone: every task */
 const volatile __u32 cfg_status = STATUS_ALL;	/* -z, -Z */
 const volatile __u32 cfg_strsize = 32;		/* -s: buffer bytes copied */
 const volatile __u64 cfg_wakeup_bytes = 65536;	/* wake the reader past this backlog */
@@ -245,8 +246,9 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 
 	t = bpf_map_lookup_elem(&traced, &tid);
 	if (!t) {
-		/* -u: a task of the user joins the set at its first call */
-		if (cfg_uid == (__u32)-1 || (__u32)bpf_get_current_uid_gid() != cfg_uid)
+		/* -u: a task of the user joins the set at its first call; -c alone: any task */
+		if (!cfg_all &&
+		    (cfg_uid == (__u32)-1 || (__u32)bpf_get_current_uid_gid() != cfg_uid))
 			return 0;
 		t = join(tid);
 		if (!t)

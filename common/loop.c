@@ -6,6 +6,13 @@
 #include "msg.h"
 
 volatile sig_atomic_t loop_exiting;
+/* --serve: waits go through the server (common/serve.c), which polls its sockets too */
+static int (*wait_fn)(int timeout_ms, int fd);
+
+void loop__set_wait(int (*fn)(int timeout_ms, int fd))
+{
+	wait_fn = fn;
+}
 
 static void on_signal(int sig)
 {
@@ -41,6 +48,10 @@ static void sleep_until(long long deadline)
 
 		if (left <= 0)
 			return;
+		if (wait_fn) {
+			wait_fn(left > 1000 ? 1000 : left, -1);
+			continue;
+		}
 		ts.tv_sec = left / 1000;
 		ts.tv_nsec = (left % 1000) * 1000000;
 		nanosleep(&ts, NULL);	/* EINTR: re-check loop_exiting */
@@ -85,7 +96,10 @@ int loop__ringbuf(struct ring_buffer *rb, int duration, int tick_ms,
 			break;
 		if (end && end - now < timeout)
 			timeout = end - now;
-		err = ring_buffer__poll(rb, timeout);
+		if (wait_fn)
+			err = wait_fn(timeout, ring_buffer__epoll_fd(rb)) ? ring_buffer__consume(rb) : 0;
+		else
+			err = ring_buffer__poll(rb, timeout);
 		if (err < 0 && err != -EINTR) {
 			msg__fail(err, "poll ring buffer");
 			return err;

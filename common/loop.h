@@ -14,6 +14,12 @@
 extern volatile sig_atomic_t loop_exiting;
 
 void loop__signals(void);
+/*
+ * Route every wait of the loops through fn (--serve): fn waits up to
+ * timeout_ms for its own work and for fd (-1: none) and returns 1 when fd
+ * is readable.
+ */
+void loop__set_wait(int (*fn)(int timeout_ms, int fd));
 /* Monotonic milliseconds. */
 long long loop__now_ms(void);
 

@@ -12,6 +12,9 @@
 #include "msg.h"
 #include "opts.h"
 #include "window.h"
+#include "prom.h"
+#include "serve.h"
+#include "version.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -22,7 +25,16 @@ struct env env;
 enum {
 	OPT_BTF = 0x1000,
 	OPT_FORCE_RAW_TP,
+	OPT_SERVE,
+	OPT_MAX_SERIES,
+	OPT_VERSION = OPTS_KEY_VERSION,
 };
+
+void opts__version(void)
+{
+	printf("%s %s\n", msg_tool, BPFLITE_VERSION);
+	exit(EXIT_OK);
+}
 
 static unsigned int opts_mask;
 
@@ -134,6 +146,19 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_FORCE_RAW_TP:
 		env.force_raw_tp = true;
 		break;
+	case OPT_SERVE:
+		serve__parse(arg);
+		break;
+	case OPT_MAX_SERIES:
+		prom_max_values = opts__num(arg, "--max-series", 1, 100000);
+		break;
+	case OPT_VERSION:
+		opts__version();
+	case ARGP_KEY_END:
+		if (serve__spec() && (env.json || env.interval || env.duration))
+			msg__usage("--serve runs until a signal and prints nothing: "
+				   "it takes no -j, interval or duration");
+		return ARGP_ERR_UNKNOWN;
 	case ARGP_KEY_ARG:
 		if (opts_mask & OPTS_INTERVAL) {
 			if (env.nr_positional == 0) {
@@ -168,6 +193,9 @@ static struct argp_option all_options[] = {
 	{ "json", 'j', NULL, 0, "Print NDJSON, one object per line", 0 },
 	{ "verbose", 'v', NULL, 0, "Verbose debug output (libbpf, attach choices)", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Use this BTF file for kernels without /sys/kernel/btf/vmlinux", 0 },
+	{ "serve", OPT_SERVE, "[HOST:]PORT", 0, "Serve Prometheus metrics over HTTP on HOST (default 127.0.0.1) and PORT; print nothing", 0 },
+	{ "max-series", OPT_MAX_SERIES, "N", 0, "With --serve: values kept per growing label (default 64), the rest folded into \"other\"", 0 },
+	{ "version", OPT_VERSION, NULL, 0, "Print the version and exit", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 0 },
 	{ "force-raw-tp", OPT_FORCE_RAW_TP, NULL, OPTION_HIDDEN, "Use raw_tp instead of tp_btf", 0 },
 	{ 0 },
@@ -182,6 +210,7 @@ const struct argp_child *opts__children(unsigned int mask)
 	static const struct { int key; unsigned int bit; } bits[] = {
 		{ 'p', OPTS_PID }, { 't', OPTS_TID }, { 'c', OPTS_CGROUP },
 		{ 'T', OPTS_TIMESTAMP }, { 'm', OPTS_MS },
+		{ OPT_SERVE, OPTS_SERVE }, { OPT_MAX_SERIES, OPTS_SERVE },
 	};
 	int n = 0;
 

@@ -22,6 +22,7 @@ enum {
 	OPTS_INTERVAL	= 1 << 5,	/* positional [interval [count]] */
 	OPTS_DURATION	= 1 << 6,	/* positional [duration] */
 	OPTS_WINDOW	= 1 << 7,	/* --interval SECS, --ring N (window.h) */
+	OPTS_SERVE	= 1 << 8,	/* --serve [HOST:]PORT, --max-series N */
 };
 
 struct env {
@@ -42,6 +43,10 @@ struct env {
 };
 
 extern struct env env;
+
+/* --version: its argp key, and what it does: print "<tool> <version>", exit 0. */
+#define OPTS_KEY_VERSION 0x10ff
+void opts__version(void) __attribute__((noreturn));
 
 /* The argp child for the options chosen in mask. */
 const struct argp_child *opts__children(unsigned int mask);

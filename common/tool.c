@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "timefmt.h"
+#include "serve.h"
 #include "tool.h"
 
 int tool__open_opts(struct bpf_object_open_opts *o)
@@ -75,7 +76,11 @@ struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn,
 
 void tool__tracing(const char *what)
 {
-	fprintf(stderr, "Tracing %s... Hit Ctrl-C to end.\n", what);
+	if (serve__spec())
+		fprintf(stderr, "Tracing %s, serving %s/metrics... Hit Ctrl-C to end.\n", what,
+			serve__url());
+	else
+		fprintf(stderr, "Tracing %s... Hit Ctrl-C to end.\n", what);
 }
 
 void tool__json_interval(struct json *j, const char *hms)

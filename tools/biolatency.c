@@ -15,6 +15,8 @@
 #include "hist.h"
 #include "json.h"
 #include "loop.h"
+#include "prom.h"
+#include "serve.h"
 #include "timefmt.h"
 #include "biolatency.h"
 #include "biolatency.skel.h"
@@ -45,7 +47,8 @@ static const char doc[] =
 "    biolatency-lite -F         # show I/O flags separately\n"
 "    biolatency-lite -d sdc     # trace sdc only\n"
 "    biolatency-lite -c /sys/fs/cgroup/unified/app  # issued by this cgroup\n"
-"    biolatency-lite -j 1 5     # five 1s summaries as NDJSON\n";
+"    biolatency-lite -j 1 5     # five 1s summaries as NDJSON\n"
+"    biolatency-lite --serve 9301  # Prometheus metrics on 127.0.0.1:9301/metrics\n";
 
 static const struct argp_option options[] = {
 	{ "queued", 'Q', NULL, 0, "Include OS queued time in I/O time", 0 },
@@ -119,6 +122,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (cfg.per_disk && cfg.per_flags)
 			msg__usage("-D and -F are mutually exclusive");
+		if (serve__spec() && (cfg.per_disk || cfg.per_flags || env.milliseconds))
+			msg__usage("--serve takes no -D, -F or -m (metrics are per device and operation, in seconds)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -260,6 +265,36 @@ static int cmp_label(const void *a, const void *b)
 	return c ? c : (x->key > y->key) - (x->key < y->key);
 }
 
+static struct prom_family bio_family = {
+	.name = "bpflite_bio_latency_seconds",
+	.help = "Block I/O request latency, by disk and operation.",
+	.type = PROM_HISTOGRAM,
+	.label = { "device", "operation" },
+	.capped = { true, false },
+};
+
+/* --serve: drain what BPF counted since the last scrape into the running totals. */
+static void render(struct sbuf *b, void *ctx)
+{
+	static const char *const ops[] = { "read", "write", "flush", "discard", "other" };
+	struct biolatency_bpf *skel = ctx;
+	struct hist_entry *e;
+	__u32 n, i;
+
+	if (!hist__drain_entries(bpf_map__fd(skel->maps.hists), BIOLAT_MAX_HISTS, &e, &n)) {
+		for (i = 0; i < n; i++) {
+			const char *v[2] = { disk_name(e[i].key & ((1u << BIO_OPC_SHIFT) - 1)),
+					     ops[e[i].key >> BIO_OPC_SHIFT] };
+			struct prom_series *s = prom__series(&bio_family, v);
+
+			if (s)
+				prom__hist_add(s, &e[i].h);
+		}
+		free(e);
+	}
+	prom__render(b, &bio_family);
+}
+
 static int report(void *ctx)
 {
 	struct biolatency_bpf *skel = ctx;
@@ -272,7 +307,7 @@ static int report(void *ctx)
 
 	sweep(skel);
 	/* no interval: wake every SWEEP_S to age starts out, print at the end */
-	if (!env.interval && !loop_exiting)
+	if ((!env.interval && !loop_exiting) || serve__spec())
 		return 0;
 
 	err = hist__drain_entries(bpf_map__fd(skel->maps.hists), BIOLAT_MAX_HISTS, &e, &n);
@@ -302,7 +337,7 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
-			 OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL, argc, argv);
+			 OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL | OPTS_SERVE, argc, argv);
 	/* hidden, for tests: a shorter age limit than 10 minutes */
 	cfg.max_age_s = BIOLAT_MAX_AGE_S;
 	if (getenv("BPFLITE_BIO_MAX_AGE_S"))
@@ -318,8 +353,9 @@ int main(int argc, char **argv)
 	skel->rodata->cfg_queued = cfg.queued;
 	skel->rodata->cfg_ms = env.milliseconds;
 	skel->rodata->cfg_dev = cfg.dev;
-	skel->rodata->cfg_by = cfg.per_disk ? BY_DISK : cfg.per_flags ? BY_FLAGS : BY_ALL;
-	if (!section())	/* one histogram */
+	skel->rodata->cfg_by = serve__spec() ? BY_DISK_OP : cfg.per_disk ? BY_DISK :
+			       cfg.per_flags ? BY_FLAGS : BY_ALL;
+	if (!section() && !serve__spec())	/* one histogram */
 		bpf_map__set_max_entries(skel->maps.hists, 1);
 
 	err = tool__load_attach(skel->skeleton);
@@ -328,6 +364,11 @@ int main(int argc, char **argv)
 	if (cfg.disk)
 		msg__verbose("disk %s: dev %u:%u", cfg.disk, cfg.dev >> BIO_MINORBITS,
 			     cfg.dev & ((1u << BIO_MINORBITS) - 1));
+	if (serve__spec()) {
+		err = prom__serve_start(render, skel, &skel->bss->loss);
+		if (err)
+			goto out;
+	}
 
 	loop__signals();
 	tool__tracing("block device I/O");
@@ -338,6 +379,7 @@ int main(int argc, char **argv)
 		msg__verbose("%llu requests never completed within %u s (aged out)",
 			     (unsigned long long)cfg.aged, cfg.max_age_s);
 out:
+	prom__serve_stop();
 	biolatency_bpf__destroy(skel);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

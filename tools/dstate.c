@@ -19,6 +19,8 @@
 #include "hist.h"
 #include "json.h"
 #include "loop.h"
+#include "prom.h"
+#include "serve.h"
 #include "stacks.h"
 #include "syms.h"
 #include "timefmt.h"
@@ -59,7 +61,8 @@ static const char doc[] =
 "    dstate-lite --stuck 5000 2  # every 2 s, tasks in D for over 5 s\n"
 "    dstate-lite -p 185 -U   # process 185 only, with user stacks\n"
 "    dstate-lite --include-idle  # also TASK_IDLE sleeps and frozen tasks\n"
-"    dstate-lite -j 1        # NDJSON every second\n";
+"    dstate-lite -j 1        # NDJSON every second\n"
+"    dstate-lite --serve 9305  # Prometheus histograms by reason on 127.0.0.1:9305\n";
 
 static const struct argp_option options[] = {
 	{ "min-ms", 'm', "MIN_MS", 0, "Print each D sleep of at least MIN_MS as it ends, with stacks and waker", 0 },
@@ -112,6 +115,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--interval and --ring need -f");
 		if (window_opts.interval_ms && env.interval)
 			msg__usage("--interval and a positional interval are mutually exclusive");
+		if (serve__spec() && (cfg.folded || cfg.hist || cfg.events || cfg.user_stacks))
+			msg__usage("--serve takes no -f, -H, -m or -U (metrics are histograms by reason)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -639,6 +644,47 @@ out:
 	return err;
 }
 
+/* ---- --serve ----------------------------------------------------------------------- */
+
+static struct prom_family dstate_family = {
+	.name = "bpflite_dstate_seconds",
+	.help = "Uninterruptible (D) sleeps, by the kernel function that entered the wait.",
+	.type = PROM_HISTOGRAM,
+	.label = { "reason" },
+	.capped = { true },
+};
+
+/* Drain the episodes that ended since the last scrape into the running totals. */
+static void render(struct sbuf *b, void *ctx)
+{
+	struct dstate_key *keys = NULL;
+	struct dstate_val *vals = NULL;
+	__u32 n, i;
+
+	(void)ctx;
+	if (!map__drain(bpf_map__fd(skel->maps.aggs), sizeof(*keys), sizeof(*vals),
+			DSTATE_MAX_AGG, (void **)&keys, (void **)&vals, &n)) {
+		for (i = 0; i < n; i++) {
+			__u64 kips[DSTATE_STACK_DEPTH];
+			struct hist h = { .sum_ns = vals[i].total_ns };
+			struct prom_series *ps;
+			struct stack ks;
+			char name[128];
+			const char *v[1] = { name };
+
+			stack_get(keys[i].kstack_id, kips, &ks);
+			reason_of(&ks, name, sizeof(name));
+			memcpy(h.slots, vals[i].slots, sizeof(h.slots));
+			ps = prom__series(&dstate_family, v);
+			if (ps)
+				prom__hist_add(ps, &h);
+		}
+	}
+	free(keys);
+	free(vals);
+	prom__render(b, &dstate_family);
+}
+
 /* ---- main ------------------------------------------------------------------------- */
 
 /*
@@ -706,7 +752,7 @@ int main(int argc, char **argv)
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
 			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL |
-			 OPTS_WINDOW,
+			 OPTS_WINDOW | OPTS_SERVE,
 			 argc, argv);
 
 	skel = TOOL_OPEN(dstate_bpf);
@@ -751,6 +797,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	if (serve__spec()) {
+		err = prom__serve_start(render, NULL, &skel->bss->loss);
+		if (err)
+			goto out;
+	}
 	loop__signals();
 	tool__tracing("uninterruptible (D) sleeps");
 	if (!env.json && cfg.events) {
@@ -773,10 +824,11 @@ int main(int argc, char **argv)
 	/* The last (partial) interval or window, or the only one. */
 	if (!err && lc.windows)
 		err = windows__finish(lc.windows);
-	else if (!err && (!env.interval || !stop_after_count(&lc)))
+	else if (!err && (!env.interval || !stop_after_count(&lc)) && !serve__spec())
 		err = report(NULL);
 	loss__report(&skel->bss->loss, env.json);
 out:
+	prom__serve_stop();
 	ring_buffer__free(rb);
 	windows__free(lc.windows);
 	dstate_bpf__destroy(skel);

@@ -120,6 +120,7 @@ static const struct argp_option options[] = {
 	{ "normalize", OPT_NORMALIZE, NULL, 0, "With --diff: scale BEFORE to AFTER's total first", 0 },
 	{ "folded", OPT_FOLDED, NULL, 0,
 	  "Write the picked lines (--from/--to) as folded stacks, not an SVG", 0 },
+	{ "version", OPTS_KEY_VERSION, NULL, 0, "Print the version and exit", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 0 },
 	{ 0 },
 };
@@ -201,6 +202,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
+	case OPTS_KEY_VERSION:
+		opts__version();
 	case ARGP_KEY_ARG:
 		files[nr_files++] = arg;
 		break;

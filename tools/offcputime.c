@@ -18,6 +18,8 @@
 #include "hist.h"
 #include "json.h"
 #include "loop.h"
+#include "prom.h"
+#include "serve.h"
 #include "offcpu_pprof.h"
 #include "safeopen.h"
 #include "stacks.h"
@@ -66,7 +68,8 @@ static const char doc[] =
 "    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n"
 "    offcputime-lite --pprof offcpu.pb.gz 30   # a pprof profile: go tool pprof\n"
 "    offcputime-lite -df --interval 10 --ring 30 -p 185  # kill -USR1 prints the\n"
-"                                # last 30 windows of 10 s (a flight recorder)\n";
+"                                # last 30 windows of 10 s (a flight recorder)\n"
+"    offcputime-lite --serve 9303  # profiles on 127.0.0.1:9303/debug/pprof/offcpu\n";
 
 static const struct argp_option options[] = {
 	{ "user-threads-only", 'u', NULL, 0, "User threads only (no kernel threads)", 0 },
@@ -139,6 +142,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--pprof writes the stacks to its file: no -f or --json with it");
 		if (cfg.pprof && window_opts.interval_ms)
 			msg__usage("--pprof writes one profile of the run: no --interval with it");
+		if (serve__spec() && (cfg.pprof || cfg.folded || window_opts.interval_ms))
+			msg__usage("--serve answers with profiles: no --pprof, -f or --interval with it");
 		if (cfg.max_set && cfg.min_us > cfg.max_us)
 			msg__usage("minimum block time (-m %llu) is above the maximum (-M %llu)",
 				   (unsigned long long)cfg.min_us, (unsigned long long)cfg.max_us);
@@ -470,6 +475,9 @@ static const char *what(void)
 	return buf;
 }
 
+/* --serve: the run its endpoints read (one per process). */
+static struct run *served_run;
+
 /* What pprof profiles are read from (offcpu_pprof.h). */
 static struct offcpu_src pprof_src(const struct run *r)
 {
@@ -495,6 +503,49 @@ static int write_pprof(struct run *r, int fd, const struct offcpu_snap *begin)
 	return err;
 }
 
+/* --serve: GET /debug/pprof/offcpu?seconds=N, the profile of the next N seconds. */
+static void offcpu_later(struct serve_req *req, void *data)
+{
+	struct offcpu_src src = pprof_src(served_run);
+	void *buf = NULL;
+	size_t len = 0;
+	int err = offcpu_pprof__render(&src, data, &buf, &len);
+
+	if (err) {
+		sbuf__printf(serve__body(req), "failed to render the profile: %s\n", strerror(-err));
+		serve__reply(req, 500, "text/plain; charset=utf-8");
+		return;
+	}
+	sbuf__putn(serve__body(req), buf, len);
+	free(buf);
+	serve__reply(req, 200, "application/octet-stream");
+}
+
+static void offcpu_profile(struct serve_req *req, void *ctx)
+{
+	struct offcpu_src src = pprof_src(served_run);
+	struct offcpu_snap *snap;
+	long long n;
+
+	(void)ctx;
+	if (!serve__query_num(req, "seconds", 30, 1, 3600, &n))
+		return;
+	snap = offcpu_snap__take(&src);
+	if (!snap) {
+		sbuf__printf(serve__body(req), "failed to read the counters: %s\n", strerror(errno));
+		serve__reply(req, 500, "text/plain; charset=utf-8");
+		return;
+	}
+	serve__defer(req, n * 1000, offcpu_later, snap, (void (*)(void *))offcpu_snap__free);
+}
+
+/* offcputime's /metrics: the self-metrics only. */
+static void no_metrics(struct sbuf *b, void *ctx)
+{
+	(void)b;
+	(void)ctx;
+}
+
 int main(int argc, char **argv)
 {
 	struct ring_buffer *rb = NULL;
@@ -504,7 +555,8 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW |
+			 OPTS_SERVE,
 			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();
@@ -551,6 +603,15 @@ int main(int argc, char **argv)
 		msg__fail(err, "set up the symbolizer");
 		goto out;
 	}
+	if (serve__spec()) {
+		served_run = &r;
+		serve__route("/debug/pprof/offcpu",
+			     "?seconds=N (default 30): gzipped pprof profile of the off-CPU time of the next N seconds",
+			     offcpu_profile, NULL);
+		err = prom__serve_start(no_metrics, NULL, &r.skel->bss->loss);
+		if (err)
+			goto out;
+	}
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
@@ -569,7 +630,8 @@ int main(int argc, char **argv)
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
 	ring_buffer__consume(rb);
-	if (!err)
+	prom__serve_stop();
+	if (!err && !serve__spec())
 		err = pprof_fd >= 0 ? write_pprof(&r, pprof_fd, begin)
 				    : windows__finish(r.windows);
 	if (r.skel->bss) {
@@ -579,6 +641,7 @@ int main(int argc, char **argv)
 		loss__report(&l, env.json);
 	}
 out:
+	prom__serve_stop();
 	offcpu_snap__free(begin);
 	if (pprof_fd >= 0)
 		close(pprof_fd);

@@ -26,6 +26,8 @@
 #include "tool.h"
 #include "json.h"
 #include "loop.h"
+#include "prom.h"
+#include "serve.h"
 #include "syscalls.h"
 #include "strace/strace_lite.h"
 #include "strace.skel.h"
@@ -334,7 +336,7 @@ static bool targets_gone(void *ctx)
 	long long now = loop__now_ms();
 
 	(void)ctx;
-	if (cfg.user && !cfg.cmd)	/* -u USER: until Ctrl-C */
+	if (!cfg.cmd && !cfg.npids)	/* -u USER, or -c alone: until Ctrl-C */
 		return false;
 	/* called after every poll: look at most every 20 ms */
 	if (now - last < 20)
@@ -386,6 +388,7 @@ static void set_rodata(void)
 	skel->rodata->cfg_summary = cfg.summary_only || cfg.summary;
 	skel->rodata->cfg_hist = cfg.hist;
 	skel->rodata->cfg_follow = cfg.follow;
+	skel->rodata->cfg_all = !cfg.cmd && !cfg.npids && !cfg.user;
 	if (cfg.user && !cfg.cmd) {	/* every task of the user */
 		uid_t uid;
 		gid_t gid;
@@ -503,6 +506,15 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (serve__spec()) {
+		static int fds[2];
+
+		fds[0] = bpf_map__fd(skel->maps.stats);
+		fds[1] = bpf_map__fd(skel->maps.hists);
+		err = prom__serve_start(summary__metrics, fds, &skel->bss->loss);
+		if (err)
+			goto out;
+	}
 	/* strace says nothing before a command's trace, nor into a file */
 	if (!cfg.cmd && !cfg.output && !cfg.quiet)
 		tool__tracing("system calls");
@@ -517,7 +529,8 @@ int main(int argc, char **argv)
 	/* a last look: events of the final exits */
 	ring_buffer__consume(rb);
 	fflush(trace_out);
-	if (!err && (cfg.summary_only || cfg.summary))
+	prom__serve_stop();
+	if (!err && (cfg.summary_only || cfg.summary) && !serve__spec())
 		err = summary__print(bpf_map__fd(skel->maps.stats), bpf_map__fd(skel->maps.hists));
 	report_lost();
 	loss__report(&skel->bss->loss, env.json && trace_out == stdout);
@@ -539,6 +552,7 @@ int main(int argc, char **argv)
 			     128 + WTERMSIG(child_status);
 	}
 out:
+	prom__serve_stop();
 	print__close();
 	ring_buffer__free(rb);
 	strace_bpf__destroy(skel);

@@ -13,6 +13,8 @@
 #include "tool.h"
 #include "json.h"
 #include "loop.h"
+#include "prom.h"
+#include "serve.h"
 #include "timefmt.h"
 #include "tcpretrans.h"
 #include "tcpretrans.skel.h"
@@ -42,7 +44,8 @@ static const char doc[] =
 "    tcpretrans-lite -6     # IPv6 only\n"
 "    tcpretrans-lite -s     # show the sequence number of each segment\n"
 "    tcpretrans-lite -T     # add seconds since the start\n"
-"    tcpretrans-lite -j     # NDJSON, one retransmit per line\n";
+"    tcpretrans-lite -j     # NDJSON, one retransmit per line\n"
+"    tcpretrans-lite --serve 9304  # Prometheus counters on 127.0.0.1:9304\n";
 
 static const struct argp_option options[] = {
 	{ "count", 'c', NULL, 0, "Count retransmits per flow; print the counts at the end", 0 },
@@ -68,6 +71,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 's':
 		cfg.sequence = true;
+		break;
+	case ARGP_KEY_END:
+		if (serve__spec() && (cfg.count || cfg.sequence || env.timestamp))
+			msg__usage("--serve counts retransmits as metrics: no -c, -s or -T with it");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -110,6 +117,33 @@ static void print_header(void)
 	fflush(stdout);
 }
 
+/* --serve: retransmits by IP version and kind, since the start. */
+static __u64 served[2][2];
+
+static struct prom_family retrans_family = {
+	.name = "bpflite_tcp_retransmits_total",
+	.help = "TCP segments (retransmit) and SYN-ACKs (synack) retransmitted.",
+	.type = PROM_COUNTER,
+	.label = { "family", "type" },
+};
+
+static void render(struct sbuf *b, void *ctx)
+{
+	static const char *const fam[] = { "ipv4", "ipv6" }, *const type[] = { "retransmit", "synack" };
+
+	(void)ctx;
+	for (int f = 0; f < 2; f++) {
+		for (int t = 0; t < 2; t++) {
+			const char *v[2] = { fam[f], type[t] };
+			struct prom_series *ps = prom__series(&retrans_family, v);
+
+			if (ps)
+				ps->value = served[f][t];
+		}
+	}
+	prom__render(b, &retrans_family);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	const struct tcpretrans_event *e = data;
@@ -121,6 +155,10 @@ static int on_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e))
 		return 0;
+	if (serve__spec()) {
+		served[e->family == TCPRETRANS_AF_INET6][e->kind == TCPRETRANS_KIND_SYNACK]++;
+		return 0;
+	}
 	addr_str(e->family, e->laddr, la, sizeof(la));
 	addr_str(e->family, e->raddr, ra, sizeof(ra));
 	timefmt__hms(hms, sizeof(hms));
@@ -234,7 +272,7 @@ int main(int argc, char **argv)
 	int err;
 
 	msg__init(TOOL);
-	opts__parse_tool(options, parse_arg, NULL, doc, OPTS_TIMESTAMP, argc, argv);
+	opts__parse_tool(options, parse_arg, NULL, doc, OPTS_TIMESTAMP | OPTS_SERVE, argc, argv);
 	skel = TOOL_OPEN(tcpretrans_bpf);
 	if (!skel)
 		return EXIT_FAIL;
@@ -254,10 +292,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	if (serve__spec()) {
+		err = prom__serve_start(render, NULL, &skel->bss->loss);
+		if (err)
+			goto out;
+	}
+
 	loop__signals();
 	cfg.start_ns = timefmt__mono_ns();
 	tool__tracing("TCP retransmits");
-	if (!cfg.count)
+	if (!cfg.count && !serve__spec())
 		print_header();
 	err = loop__ringbuf(rb, 0, 100, NULL, NULL, NULL);
 	if (!err && cfg.count)
@@ -267,6 +311,7 @@ int main(int argc, char **argv)
 		msg__verbose("%llu retransmit attempts failed locally (nothing sent; not shown)",
 			     (unsigned long long)skel->bss->failed_attempts);
 out:
+	prom__serve_stop();
 	ring_buffer__free(rb);
 	tcpretrans_bpf__destroy(skel);
 	return err ? EXIT_FAIL : EXIT_OK;

@@ -110,6 +110,32 @@ check_vfork() {
 	check_vfork
 }
 
+@test "dstate: --serve: bpflite_dstate_seconds{reason=\"kernel_clone\"} has the vfork parents' episodes, in their bucket" {
+	local go url n sum_ms le_lo le_hi m=$BATS_TEST_TMPDIR/metrics
+	go=$(make_go)
+	"$WL/dwait" -V -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
+	WP=$!
+	serve_tool dstate-lite -p "$WP"
+	TOOL_PID=$SERVE_PID url=$URL
+	go "$go"
+	wait "$WP"
+	curl -sf "$url/metrics" >"$m"
+	grep kernel_clone "$m" | grep -v '} 0$' || true
+	n=$(awk '/^bpflite_dstate_seconds_count\{reason="kernel_clone"\}/ {print $2}' "$m")
+	[ "$n" = "$N" ]
+	# D ms each: all of them in the bucket that holds D ms (262.144 to 524.288 ms)
+	[ "$(awk '/^bpflite_dstate_seconds_bucket\{reason="kernel_clone",le="0.262144"\}/ {print $2}' "$m")" = 0 ]
+	[ "$(awk '/^bpflite_dstate_seconds_bucket\{reason="kernel_clone",le="0.524288"\}/ {print $2}' "$m")" = "$N" ]
+	sum_ms=$(awk '/^bpflite_dstate_seconds_sum\{reason="kernel_clone"\}/ {print $2 * 1000}' "$m")
+	assert_between "sum (ms)" "$sum_ms" "$(awk -v d=$D -v n=$N 'BEGIN{print d*n*0.98}')" \
+		"$(jq '[.episodes[].ns] | add / 1e6 * 1.05' "$BATS_TEST_TMPDIR/wl.json")"
+	# cumulative: a second scrape has the same (nothing new), not zero
+	[ "$(curl -sf "$url/metrics" | awk '/^bpflite_dstate_seconds_count\{reason="kernel_clone"\}/ {print $2}')" = "$N" ]
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	[ ! -s "$SERVE_OUT" ]
+}
+
 @test "dstate: vfork parents, forced raw_tp path" {
 	dwait_run V -m 0 -v --force-raw-tp
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"

@@ -40,6 +40,30 @@ start_tool() {
 	return 1
 }
 
+# serve_tool NAME|PATH ARGS...: start a tool with --serve 127.0.0.1:0 (the
+# kernel picks the port); sets SERVE_PID, SERVE_ERR, SERVE_OUT and URL
+# (http://127.0.0.1:PORT) once it is attached and listening, at most 15 s.
+serve_tool() {
+	local name=$1 exe
+	shift
+	case $name in */*) exe=$name ;; *) exe=$BIN/$name ;; esac
+	SERVE_ERR=$BATS_TEST_TMPDIR/${name##*/}.serve.err
+	SERVE_OUT=$BATS_TEST_TMPDIR/${name##*/}.serve.out
+	: >"$SERVE_ERR"
+	"$exe" --serve 127.0.0.1:0 "$@" >"$SERVE_OUT" 2>"$SERVE_ERR" &
+	SERVE_PID=$!
+	for _ in $(seq 150); do
+		URL=$(grep -o 'serving http://[0-9.:]*/metrics\.\.\. Hit Ctrl-C to end' "$SERVE_ERR" |
+			sed 's|^serving \(http://[0-9.:]*\)/metrics.*|\1|')
+		[ -n "$URL" ] && return 0
+		kill -0 "$SERVE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "$name did not start serving:" >&2
+	cat "$SERVE_ERR" >&2
+	return 1
+}
+
 # Stop the tool with a signal (default INT) and wait; sets TOOL_RC.
 stop_tool() {
 	local sig=${1:-INT}

@@ -334,7 +334,7 @@ strace_progs() {
 	expect_fail 2 "invalid system call 'getppidd'" "$BIN/strace-lite" -e trace=getppidd true
 	expect_fail 2 "did you mean: getppid" "$BIN/strace-lite" -e trace=getppidd true
 	expect_fail 2 "invalid system call class '%bogus'" "$BIN/strace-lite" -e trace=%bogus true
-	expect_fail 2 "must have a command to run, -p PID or -u USER" "$BIN/strace-lite" -c
+	expect_fail 2 "must have a command to run, -p PID or -u USER" "$BIN/strace-lite" -C
 	expect_fail 2 "invalid STRSIZE: 'abc' is not a number" "$BIN/strace-lite" -s abc true
 	expect_fail 2 "invalid STRSIZE: -1" "$BIN/strace-lite" -s -1 true
 	expect_fail 2 "invalid sort key 'bogus'" "$BIN/strace-lite" -c -S bogus true

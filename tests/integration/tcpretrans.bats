@@ -289,6 +289,25 @@ check_data_run() {
 	[ "$(jq -s '[.[] | select(.type == "retransmit")] | all(.ip == 4)' "$W_OUT")" = true ]
 }
 
+@test "tcpretrans: --serve: bpflite_tcp_retransmits_total{family=\"ipv4\",type=\"retransmit\"} counts what left A" {
+	local sp url n all
+	serve_tool tcpretrans-lite -4
+	sp=$SERVE_PID url=$URL
+	data_run 4 -j
+	[ "$SENT" -ge 1 ]
+	n=$(curl -sf "$url/metrics" | awk '/^bpflite_tcp_retransmits_total\{family="ipv4",type="retransmit"\}/ {print $2}')
+	# the server ran longer than the -j run, which saw every IPv4 retransmit
+	all=$(jq -s '[.[] | select(.type == "retransmit" and .ip == 4 and .t == "R")] | length' "$TOOL_OUT")
+	echo "served $n; the -j run saw $all, $SENT of this flow"
+	[ "$n" -ge "$SENT" ]
+	[ "$n" -ge "$all" ]
+	[ "$n" -le $((all + 5)) ]	# nothing invented (a few of other work at most)
+	[ "$(curl -sf "$url/metrics" | awk '/^bpflite_tcp_retransmits_total\{family="ipv6"/ {s += $2} END {print s}')" = 0 ]
+	kill -INT "$sp"
+	wait "$sp"
+	[ ! -s "$SERVE_OUT" ]
+}
+
 @test "tcpretrans: -c counts per flow in aligned columns; -j gives the same count" {
 	data_run 6 -c
 	local lport line

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <strings.h>
+#include "serve.h"
 #include "syscalls.h"
 #include "strace_lite.h"
 
@@ -25,10 +26,12 @@ static const char doc[] =
 "    strace-lite -f -e trace=%file make  # file calls of make and children\n"
 "    strace-lite -p 1234,1235 -T         # attach to two processes; durations\n"
 "    strace-lite -c -p 1234              # calls, errors, time; at Ctrl-C\n"
+"    strace-lite -c                      # the same for every process\n"
 "    strace-lite -c -L cmd               # and a latency histogram per call\n"
 "    strace-lite -f -u www-data -e trace=%net  # network calls of a user\n"
 "    strace-lite -Z -e trace=openat cmd  # failed openat calls only\n"
-"    strace-lite -j -o trace.json cmd    # NDJSON events to a file\n";
+"    strace-lite -j -o trace.json cmd    # NDJSON events to a file\n"
+"    strace-lite -c --serve 9302 -p 1234 # Prometheus counters on 127.0.0.1:9302\n";
 
 static const struct argp_option options[] = {
 	{ "summary-only", 'c', NULL, 0, "Count time, calls and errors per syscall; print a summary at the end", 0 },
@@ -334,7 +337,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
-		if (!cfg.cmd && !cfg.npids && !cfg.user)
+		/* -c alone counts every process, as syscount does */
+		if (!cfg.cmd && !cfg.npids && !cfg.user && !cfg.summary_only)
 			msg__usage("must have a command to run, -p PID or -u USER");
 		if (cfg.cmd && cfg.npids)
 			msg__usage("a command and -p PID cannot be combined");
@@ -349,6 +353,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		if (cfg.hist && !cfg.summary_only && !cfg.summary)
 			msg__usage("-L needs -c or -C");
+		if (serve__spec() && (!cfg.summary_only || cfg.summary || cfg.hist || cfg.output))
+			msg__usage("--serve needs -c (and takes no -C, -L or -o)");
 		if (!cfg.output)	/* strace: -ff without -o is -f */
 			cfg.ff = false;
 		break;
@@ -398,6 +404,6 @@ void strace__parse_opts(int argc, char **argv)
 {
 	/* stop at the command: its options are its own */
 	setenv("POSIXLY_CORRECT", "1", 1);
-	opts__parse_tool(options, parse_arg, "[COMMAND [ARG...]]", doc, 0, argc, argv);
+	opts__parse_tool(options, parse_arg, "[COMMAND [ARG...]]", doc, OPTS_SERVE, argc, argv);
 	unsetenv("POSIXLY_CORRECT");
 }

@@ -75,5 +75,8 @@ void fds__snapshot(pid_t tgid);
 
 /* summary.c */
 int summary__print(int stats_fd, int hists_fd);
+/* --serve: render the counts as metrics; ctx is int[2]: the stats and hists map fds. */
+struct sbuf;
+void summary__metrics(struct sbuf *b, void *ctx);
 
 #endif

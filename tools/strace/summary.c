@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 #include "hist.h"
 #include "json.h"
+#include "prom.h"
 #include "strace_lite.h"
 
 /* ---- summary -------------------------------------------------------------- */
@@ -42,17 +43,22 @@ static int cmp_rows(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int summary__print(int stats_fd, int hists_fd)
+/* The rows of every syscall called so far (the BPF counts are cumulative); -ENOMEM or n. */
+static int gather(int stats_fd, int hists_fd, struct row **out)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct strace_stat *st = calloc(ncpu, sizeof(*st));
 	struct strace_hist *hs = calloc(ncpu, sizeof(*hs));
 	struct row *rows = calloc(STRACE_SLOTS, sizeof(*rows));
-	__u64 calls = 0, errors = 0, ns = 0;
 	int n = 0;
 
-	if (!st || !hs || !rows)
+	*out = NULL;
+	if (!st || !hs || !rows) {
+		free(st);
+		free(hs);
+		free(rows);
 		return -ENOMEM;
+	}
 	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
 		struct row *r = &rows[n];
 
@@ -78,10 +84,26 @@ int summary__print(int stats_fd, int hists_fd)
 
 			snprintf(r->name, sizeof(r->name), "%s", print__slot_name(tmp, sizeof(tmp), slot));
 		}
-		calls += r->calls;
-		errors += r->errors;
-		ns += r->ns;
 		n++;
+	}
+	free(st);
+	free(hs);
+	*out = rows;
+	return n;
+}
+
+int summary__print(int stats_fd, int hists_fd)
+{
+	__u64 calls = 0, errors = 0, ns = 0;
+	struct row *rows;
+	int n = gather(stats_fd, hists_fd, &rows);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		calls += rows[i].calls;
+		errors += rows[i].errors;
+		ns += rows[i].ns;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 
@@ -134,8 +156,45 @@ int summary__print(int stats_fd, int hists_fd)
 		}
 	}
 	fflush(trace_out);
-	free(st);
-	free(hs);
 	free(rows);
 	return 0;
+}
+
+/* --serve: the same counts as Prometheus counters, by syscall. */
+static struct prom_family fam_calls = {
+	.name = "bpflite_syscalls_total", .help = "System calls made.",
+	.type = PROM_COUNTER, .label = { "syscall" }, .capped = { true },
+};
+static struct prom_family fam_errors = {
+	.name = "bpflite_syscall_errors_total", .help = "System calls that returned an error.",
+	.type = PROM_COUNTER, .label = { "syscall" }, .capped = { true },
+};
+static struct prom_family fam_seconds = {
+	.name = "bpflite_syscall_seconds_total", .help = "Time spent in system calls, entry to exit.",
+	.type = PROM_COUNTER, .label = { "syscall" }, .capped = { true },
+};
+
+void summary__metrics(struct sbuf *b, void *ctx)
+{
+	struct prom_family *fams[] = { &fam_calls, &fam_errors, &fam_seconds };
+	const int *fds = ctx;
+	struct row *rows;
+	int n = gather(fds[0], fds[1], &rows);
+
+	for (int f = 0; f < 3; f++)
+		prom__zero(fams[f]);
+	for (int i = 0; i < n; i++) {
+		const char *v[1] = { rows[i].name };
+		struct prom_series *s;
+
+		if ((s = prom__series(&fam_calls, v)))
+			s->value += rows[i].calls;
+		if ((s = prom__series(&fam_errors, v)))
+			s->value += rows[i].errors;
+		if ((s = prom__series(&fam_seconds, v)))
+			s->value += rows[i].ns / 1e9;
+	}
+	free(rows);
+	for (int f = 0; f < 3; f++)
+		prom__render(b, fams[f]);
 }

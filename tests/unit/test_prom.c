@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Prometheus text exposition: le strings, histogram rules, label caps and escaping. */
+#include <stdlib.h>
+#include <string.h>
+#include "unit.h"
+#include "prom.h"
+
+static void test_le_strings(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(prom__le(0, b, sizeof(b)), "0.000002");
+	assert_string_equal(prom__le(1, b, sizeof(b)), "0.000004");
+	assert_string_equal(prom__le(9, b, sizeof(b)), "0.001024");
+	assert_string_equal(prom__le(19, b, sizeof(b)), "1.048576");
+	assert_string_equal(prom__le(31, b, sizeof(b)), "4294.967296");
+	/* slot k holds [2^k, 2^(k+1)) us: its largest value is below its le */
+	for (int k = 0; k < HIST_SLOTS; k++)
+		assert_true(((1ULL << (k + 1)) - 1) / 1e6 < strtod(prom__le(k, b, sizeof(b)), NULL));
+}
+
+static int count_lines(const char *s, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += !strncmp(p, prefix, strlen(prefix));
+	return n;
+}
+
+static void test_histogram(void **state)
+{
+	struct prom_family f = { .name = "x_seconds", .help = "h", .type = PROM_HISTOGRAM };
+	struct hist h = { .sum_ns = 1500000001ULL };
+	struct prom_series *s;
+	struct sbuf b = { 0 };
+
+	(void)state;
+	h.slots[0] = 2;		/* 0-1 us */
+	h.slots[10] = 3;	/* 1024-2047 us */
+	s = prom__series(&f, NULL);
+	assert_non_null(s);
+	prom__hist_add(s, &h);
+	prom__hist_add(prom__series(&f, NULL), &h);	/* the same series: cumulative */
+	prom__render(&b, &f);
+	assert_non_null(strstr(b.p, "# TYPE x_seconds histogram\n"));
+	/* every bucket, zeros included, and +Inf */
+	assert_int_equal(count_lines(b.p, "x_seconds_bucket{"), HIST_SLOTS + 1);
+	assert_non_null(strstr(b.p, "x_seconds_bucket{le=\"0.000002\"} 4\n"));
+	assert_non_null(strstr(b.p, "x_seconds_bucket{le=\"0.001024\"} 4\n"));
+	assert_non_null(strstr(b.p, "x_seconds_bucket{le=\"0.002048\"} 10\n"));
+	assert_non_null(strstr(b.p, "x_seconds_bucket{le=\"+Inf\"} 10\n"));
+	assert_non_null(strstr(b.p, "x_seconds_count 10\n"));
+	/* exact from the nanoseconds */
+	assert_non_null(strstr(b.p, "x_seconds_sum 3.000000002\n"));
+	sbuf__free(&b);
+	prom__free(&f);
+}
+
+static void test_cap_and_escaping(void **state)
+{
+	struct prom_family f = { .name = "y_total", .help = "h", .type = PROM_COUNTER,
+				 .label = { "k", "op" }, .capped = { true, false } };
+	const char *v[2];
+	struct sbuf b = { 0 };
+	struct prom_series *s;
+
+	(void)state;
+	prom_max_values = 2;
+	prom_series_dropped = 0;
+	v[1] = "read";
+	v[0] = "a";
+	prom__series(&f, v)->value += 1;
+	v[0] = "b\"\\\n\xff";
+	prom__series(&f, v)->value += 1;
+	v[0] = "c";	/* over the cap: folded */
+	prom__series(&f, v)->value += 5;
+	v[0] = "d";
+	prom__series(&f, v)->value += 7;
+	v[0] = "c";	/* still folded, counted once */
+	s = prom__series(&f, v);
+	s->value += 1;
+	v[0] = "a";	/* kept values stay kept */
+	prom__series(&f, v)->value += 1;
+	prom__render(&b, &f);
+	assert_non_null(strstr(b.p, "y_total{k=\"a\",op=\"read\"} 2\n"));
+	assert_non_null(strstr(b.p, "y_total{k=\"b\\\"\\\\\\n?\",op=\"read\"} 1\n"));
+	assert_non_null(strstr(b.p, "y_total{k=\"other\",op=\"read\"} 13\n"));
+	assert_int_equal(count_lines(b.p, "y_total{"), 3);
+	assert_int_equal(prom_series_dropped, 2);	/* c and d */
+	/* prom__zero: counters set anew from cumulative sources */
+	prom__zero(&f);
+	sbuf__reset(&b);
+	prom__render(&b, &f);
+	assert_non_null(strstr(b.p, "y_total{k=\"other\",op=\"read\"} 0\n"));
+	sbuf__free(&b);
+	prom__free(&f);
+	prom_max_values = PROM_DEFAULT_MAX_VALUES;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_le_strings),
+		cmocka_unit_test(test_histogram),
+		cmocka_unit_test(test_cap_and_escaping),
+	};
+
+	return cmocka_run_group_tests_name("prom", tests, NULL, NULL);
+}
