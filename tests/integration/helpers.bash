@@ -135,7 +135,8 @@ expect_fail() {
 	local rc=$1 pattern=$2
 	shift 2
 	local err=$BATS_TEST_TMPDIR/expect.err out=$BATS_TEST_TMPDIR/expect.out got=0
-	"$@" >"$out" 2>"$err" || got=$?
+	# bounded: a tool that does not fail as expected must not hang the suite
+	timeout -k 5 120 "$@" >"$out" 2>"$err" || got=$?
 	if [ "$got" != "$rc" ]; then
 		echo "expected exit $rc, got $got from: $*" >&2
 		cat "$err" >&2
@@ -332,3 +333,7 @@ cleanup_test() {
 	CLEANUP_MOUNTS=
 	true
 }
+
+# curl, bounded: a server that stops answering fails the test instead of
+# hanging it (a later --max-time on the command line wins).
+curl() { command curl --max-time 60 "$@"; }

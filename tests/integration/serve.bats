@@ -388,9 +388,12 @@ promq_until() {
 	expect_fail 2 "unrecognized option" "$BIN/execsnoop-lite" --serve 0
 	local port
 	port=$(free_port)
-	python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(10)' "$port" &
+	# the holder says when it listens: the tool must not start before that
+	python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); open(sys.argv[2], "w").close(); time.sleep(60)' \
+		"$port" "$BATS_TEST_TMPDIR/holding" &
 	local holder=$!
-	sleep 0.3
+	for _ in $(seq 300); do [ -e "$BATS_TEST_TMPDIR/holding" ] && break; sleep 0.1; done
+	[ -e "$BATS_TEST_TMPDIR/holding" ]
 	expect_fail 1 "failed to listen on 127.0.0.1:$port: Address already in use" "$BIN/runqlat-lite" --serve "127.0.0.1:$port"
 	kill "$holder"
 	# an IPv6 literal in brackets
@@ -400,7 +403,7 @@ promq_until() {
 		for _ in $(seq 100); do grep -q "Hit Ctrl-C" "$BATS_TEST_TMPDIR/v6.err" && break; sleep 0.1; done
 		local u6
 		u6=$(grep -o 'http://\[::1\]:[0-9]*' "$BATS_TEST_TMPDIR/v6.err")
-		curl -sfg "$u6/metrics" | grep -q '^bpflite_build_info'
+		curl -sfg --max-time 10 "$u6/metrics" | grep -q '^bpflite_build_info'
 		kill -INT "$p6"
 		wait "$p6"
 	fi
