@@ -19,6 +19,15 @@
  * negative errno when a tracepoint exists in neither form.
  */
 int attach__choose(struct bpf_object *obj, bool force_raw);
+/*
+ * Without probing: keep the _raw program of every pair when raw, else the
+ * _btf one (pairs the tool turned off stay off). Returns the number of pairs.
+ */
+int attach__pick(struct bpf_object *obj, bool raw);
+/* Under -v, the form of every pair as loaded ("attach <tp>: <form><why_raw>"); sets the mode. */
+void attach__report(const struct bpf_object *obj, const char *why_raw);
+/* Whether environment variable name is set to something other than "" or "0". */
+bool attach__env(const char *name);
 /* Which form attach__choose() picked for the last object ("tp_btf", "raw_tp", or "mixed"). */
 const char *attach__mode(void);
 

@@ -21,6 +21,7 @@ struct env env;
 enum {
 	OPT_BTF = 0x1000,
 	OPT_FORCE_RAW_TP,
+	OPT_FORCE_LIBBPF,
 };
 
 static unsigned int opts_mask;
@@ -133,6 +134,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_FORCE_RAW_TP:
 		env.force_raw_tp = true;
 		break;
+	case OPT_FORCE_LIBBPF:
+		env.force_libbpf = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (opts_mask & OPTS_INTERVAL) {
 			if (env.nr_positional == 0) {
@@ -169,6 +173,7 @@ static struct argp_option all_options[] = {
 	{ "btf", OPT_BTF, "FILE", 0, "Use this BTF file for kernels without /sys/kernel/btf/vmlinux", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 0 },
 	{ "force-raw-tp", OPT_FORCE_RAW_TP, NULL, OPTION_HIDDEN, "Use raw_tp instead of tp_btf", 0 },
+	{ "force-libbpf", OPT_FORCE_LIBBPF, NULL, OPTION_HIDDEN, "Load by the libbpf skeleton, not the light loader", 0 },
 	{ 0 },
 };
 
