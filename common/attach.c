@@ -201,14 +201,18 @@ int attach__pick(struct bpf_object *obj, bool raw)
 
 void attach__report(const struct bpf_object *obj, const char *why_raw)
 {
-	struct bpf_program *prog;
+	struct bpf_program *prog, *sib;
 	int nbtf = 0, nraw = 0;
 
 	bpf_object__for_each_program(prog, obj) {
 		const char *name = bpf_program__name(prog);
-		bool btf = has_suffix(name, "_btf");
+		bool btf;
 
-		if ((!btf && !has_suffix(name, "_raw")) || !bpf_program__autoload(prog))
+		if (!has_suffix(name, "_btf"))
+			continue;
+		sib = sibling(obj, name);
+		btf = bpf_program__autoload(prog);
+		if (!btf && (!sib || !bpf_program__autoload(sib)))
 			continue;
 		msg__verbose("attach %s: %s%s", tp_of(prog), btf ? "tp_btf" : "raw_tp",
 			     btf || !why_raw ? "" : why_raw);

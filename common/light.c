@@ -39,6 +39,19 @@ int light__prog_fd(const struct bpf_program *prog)
 	return -1;
 }
 
+/* Program slots the loader's context leaves for subprograms. */
+#define LIGHT_SUBPROGS 512
+
+static struct bpf_program *prog_at(const struct bpf_object *obj, int i)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj)
+		if (i-- == 0)
+			return p;
+	return NULL;
+}
+
 /* Open the same embedded object again, with the tool's settings. */
 static struct bpf_object *twin(const struct bpf_object_skeleton *s)
 {
@@ -149,33 +162,57 @@ static int attach_one(const struct bpf_program *prog, int fd)
 	return lfd < 0 ? -errno : lfd;
 }
 
-/* Map the kernel's global data arrays where the skeleton's pointers point. */
+/*
+ * Map the kernel's global data arrays (rodata, bss, data) and point the
+ * skeleton there. libbpf's own copies stay until the object is closed.
+ */
 static int map_data(struct bpf_object_skeleton *s, const int *map_fds,
 		    const struct bpf_object *obj)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	int i;
+	void *addr[s->map_cnt];
+	size_t sz[s->map_cnt];
+	int i, err = 0;
 
 	for (i = 0; i < s->map_cnt; i++) {
-		const struct bpf_map *m = *s->maps[i].map, *p;
-		void **addr = s->maps[i].mmaped;
-		size_t sz;
+		const struct bpf_map *m = *s->maps[i].map;
+		struct bpf_map *p;
 		int j = 0;
 
-		if (!addr || !*addr)
+		addr[i] = NULL;
+		if (!s->maps[i].mmaped || !*s->maps[i].mmaped)
 			continue;
+		if (!(bpf_map__map_flags(m) & BPF_F_MMAPABLE)) {	/* as libbpf does */
+			addr[i] = MAP_FAILED;
+			continue;
+		}
 		bpf_object__for_each_map(p, obj) {
 			if (p == m)
 				break;
 			j++;
 		}
-		sz = ((bpf_map__value_size(m) + 7) / 8 * 8 * bpf_map__max_entries(m) + page - 1) /
-		     page * page;
-		if (mmap(*addr, sz, PROT_READ | (bpf_map__map_flags(m) & BPF_F_RDONLY_PROG ? 0 : PROT_WRITE),
-			 MAP_SHARED | MAP_FIXED, map_fds[j], 0) == MAP_FAILED)
-			return -errno;
+		sz[i] = ((bpf_map__value_size(m) + 7) / 8 * 8 * bpf_map__max_entries(m) +
+			 page - 1) / page * page;
+		addr[i] = mmap(NULL, sz[i], PROT_READ | (bpf_map__map_flags(m) & BPF_F_RDONLY_PROG ?
+					       0 : PROT_WRITE), MAP_SHARED, map_fds[j], 0);
+		if (addr[i] == MAP_FAILED) {
+			addr[i] = NULL;
+			err = -errno;
+			msg__verbose("light loader: cannot map %s", bpf_map__name(m));
+			break;
+		}
 	}
-	return 0;
+	for (i = 0; i < s->map_cnt; i++) {
+		if (!addr[i])
+			continue;
+		if (addr[i] == MAP_FAILED)	/* not mappable: no pointer */
+			*s->maps[i].mmaped = err ? *s->maps[i].mmaped : NULL;
+		else if (err)
+			munmap(addr[i], sz[i]);
+		else
+			*s->maps[i].mmaped = addr[i];
+	}
+	return err;
 }
 
 int light__load_attach(struct bpf_object_skeleton *s, bool raw)
@@ -188,7 +225,8 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 	struct bpf_prog_desc *progs = NULL;
 	struct bpf_program *p;
 	struct bpf_map *m;
-	int nr_maps = 0, nr_progs = 0, *links = NULL, *fds = NULL, nl = 0, i, err;
+	int nr_maps = 0, nr_progs = 0, nr_slots, *links = NULL, *fds = NULL, *pfds = NULL;
+	int nl = 0, i, j, err;
 	size_t sz;
 
 	attach__pick(obj, raw);
@@ -208,11 +246,14 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 		msg__verbose("light loader: cannot generate the loader: %s", strerror(-err));
 		goto out;
 	}
-	sz = sizeof(*ctx) + nr_maps * sizeof(*maps) + nr_progs * sizeof(*progs);
+	/* room for the subprograms too; the loader checks it has enough */
+	nr_slots = nr_progs + LIGHT_SUBPROGS;
+	sz = sizeof(*ctx) + nr_maps * sizeof(*maps) + nr_slots * sizeof(*progs);
 	ctx = calloc(1, sz);
 	links = calloc(nr_progs + 1, sizeof(int));
 	fds = calloc(nr_maps + 1, sizeof(int));
-	if (!ctx || !links || !fds) {
+	pfds = calloc(nr_progs + 1, sizeof(int));
+	if (!ctx || !links || !fds || !pfds) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -231,10 +272,21 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 		goto out;
 	}
 
+	/*
+	 * The loader numbers programs as libbpf does inside, subprograms
+	 * (which get no fd) included: the fds come in the object's order.
+	 */
+	for (i = 0, j = 0; i < nr_progs; i++) {
+		while (j < nr_slots && progs[j].prog_fd <= 0)
+			j++;
+		pfds[i] = -1;
+		if (bpf_program__autoload(prog_at(obj, i)))
+			pfds[i] = j < nr_slots ? progs[j++].prog_fd : -1;
+	}
 	i = 0;
 	bpf_object__for_each_program(p, obj) {
-		if (bpf_program__autoload(p) && bpf_program__autoattach(p) && progs[i].prog_fd > 0) {
-			int lfd = attach_one(p, progs[i].prog_fd);
+		if (bpf_program__autoload(p) && bpf_program__autoattach(p)) {
+			int lfd = pfds[i] < 0 ? -ENOENT : attach_one(p, pfds[i]);
 
 			if (lfd < 0) {
 				err = lfd;
@@ -264,12 +316,9 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 		close(maps[i].map_fd);
 		maps[i++].map_fd = 0;
 	}
-	prog_fds = malloc(nr_progs * sizeof(int));
-	if (prog_fds) {
-		for (i = 0; i < nr_progs; i++)
-			prog_fds[i] = progs[i].prog_fd;
-		nr_prog_fds = nr_progs;
-	}
+	prog_fds = pfds;
+	nr_prog_fds = nr_progs;
+	pfds = NULL;
 	light_obj = obj;
 	nl = 0;		/* the links live until exit */
 	err = 0;
@@ -280,12 +329,13 @@ out:
 		for (i = 0; i < nr_maps; i++)
 			if (maps[i].map_fd > 0)
 				close(maps[i].map_fd);
-		for (i = 0; i < nr_progs; i++)
+		for (i = 0; i < nr_slots; i++)
 			if (progs[i].prog_fd > 0)
 				close(progs[i].prog_fd);
 	}
 	free(links);
 	free(fds);
+	free(pfds);
 	free(ctx);
 	bpf_object__close(gen);
 	return err;
