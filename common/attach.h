@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Choosing how to hook a tracepoint, by trying. Every handler is wrapped
- * twice in BPF: SEC("tp_btf/<tp>") named <x>_btf and SEC("raw_tp/<tp>")
- * named <x>_raw. Between open and load, attach__choose() test-loads a
- * two-instruction tp_btf program against each tracepoint and keeps one
- * wrapper of each pair. Classic SEC("tracepoint/...") programs are left as
+ * twice in BPF by TP_PROG() (common/tp.bpf.h): SEC("tp_btf/<tp>") named
+ * <x>_btf and SEC("raw_tp/<tp>") named <x>_raw. The light loader
+ * (common/light.h) tries all pairs on tp_btf, then all on raw_tp
+ * (attach__pick()); the libbpf skeleton's load, before it, calls
+ * attach__choose(), which test-loads a two-instruction tp_btf program
+ * against each tracepoint and keeps one wrapper of each pair. Classic SEC("tracepoint/...") programs are left as
  * they are; attach__tracefs() makes sure tracefs is mounted for them.
  */
 #ifndef BPFLITE_ATTACH_H
