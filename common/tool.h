@@ -56,7 +56,18 @@ void tool__open_failed(int err);
 int tool__load_attach(struct bpf_object_skeleton *s);
 /* An iterator over a loaded SEC("iter/...") program: a readable fd, or -errno. */
 int tool__iter_create(const struct bpf_program *prog);
-/* A ring buffer on map calling fn(ctx, ...); NULL after printing why. */
+/*
+ * The ring-buffer tail every event tool shares:
+ *
+ *	rb = tool__ringbuf(skel->maps.events, on_event, ctx);	(after load)
+ *	header, banner; err = loop__ringbuf(rb, ...);		(common/loop.h)
+ *	the tool's own final output;
+ *	loss__report(&skel->bss->loss, env.json);		(common/loss.h)
+ *	ring_buffer__free(rb);
+ *
+ * tool__ringbuf(): a ring buffer on map calling fn(ctx, ...); NULL (errno
+ * set) after printing why.
+ */
 struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx);
 /* "Tracing <what>... Hit Ctrl-C to end." on stderr. */
 void tool__tracing(const char *what);

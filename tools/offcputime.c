@@ -504,10 +504,14 @@ int main(int argc, char **argv)
 		goto out;
 
 	r.usyms = usyms__new(0);
-	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.events), on_event, &r, NULL);
-	if (!r.usyms || !rb) {
-		err = -errno ?: -ENOMEM;
+	if (!r.usyms) {
+		err = -ENOMEM;
 		msg__fail(err, "set up the symbolizer");
+		goto out;
+	}
+	rb = tool__ringbuf(r.skel->maps.events, on_event, &r);
+	if (!rb) {
+		err = -errno;
 		goto out;
 	}
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
