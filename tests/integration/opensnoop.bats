@@ -49,6 +49,15 @@ assert_same() {
 		and all(.comm == "snoopwl") and (.[4].err == 2) and (.[5].err == 21)' "$TOOL_OUT"
 }
 
+@test "opensnoop: every open matches the workload on both loaders (light, forced libbpf skeleton)" {
+	run_opens -v
+	grep -q "loader: light" "$TOOL_ERR"
+	assert_same "$(expected)" "$(reported)"
+	run_opens -v --force-libbpf
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	assert_same "$(expected)" "$(reported)"
+}
+
 @test "opensnoop: -p and -t keep only that process or thread" {
 	local go other
 	go=$(make_go)
