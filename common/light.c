@@ -18,10 +18,18 @@
 static const struct bpf_object *light_obj;	/* the tool's object, once loaded here */
 static int *prog_fds;				/* by program index in that object */
 static int nr_prog_fds;
+static int *link_fds;				/* what light__detach() closes */
+static int nr_link_fds;
 
 bool light__loaded(void)
 {
 	return light_obj != NULL;
+}
+
+void light__detach(void)
+{
+	while (nr_link_fds > 0)
+		close(link_fds[--nr_link_fds]);
 }
 
 int light__prog_fd(const struct bpf_program *prog)
@@ -320,7 +328,10 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 	nr_prog_fds = nr_progs;
 	pfds = NULL;
 	light_obj = obj;
-	nl = 0;		/* the links live until exit */
+	link_fds = links;
+	nr_link_fds = nl;
+	links = NULL;
+	nl = 0;
 	err = 0;
 out:
 	while (nl > 0)

@@ -26,6 +26,8 @@
 int light__load_attach(struct bpf_object_skeleton *s, bool raw);
 /* Whether the last load was the light one. */
 bool light__loaded(void);
+/* Detach what the light loader attached (the programs stay loaded). */
+void light__detach(void);
 /* A program's fd, whichever loader loaded it; -1 when not loaded. */
 int light__prog_fd(const struct bpf_program *prog);
 

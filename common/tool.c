@@ -100,6 +100,14 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 	return 0;
 }
 
+void tool__detach(struct bpf_object_skeleton *s)
+{
+	if (light__loaded())
+		light__detach();
+	else
+		bpf_object__detach_skeleton(s);
+}
+
 int tool__iter_create(const struct bpf_program *prog)
 {
 	int link, fd;

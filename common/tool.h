@@ -54,6 +54,8 @@ void tool__open_failed(int err);
  * forms and map sizes; errors printed with hints. 0 or -errno.
  */
 int tool__load_attach(struct bpf_object_skeleton *s);
+/* Detach every program, whichever loader attached them (the maps stay readable). */
+void tool__detach(struct bpf_object_skeleton *s);
 /* An iterator over a loaded SEC("iter/...") program: a readable fd, or -errno. */
 int tool__iter_create(const struct bpf_program *prog);
 /*

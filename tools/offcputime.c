@@ -519,7 +519,7 @@ int main(int argc, char **argv)
 		usyms__snapshot(r.usyms, env.pid);
 	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
-	offcputime_bpf__detach(r.skel);
+	tool__detach(r.skel->skeleton);
 	ring_buffer__consume(rb);
 	if (!err)
 		err = report(&r);
