@@ -336,7 +336,7 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 out:
 	while (nl > 0)
 		close(links[--nl]);
-	if (err && maps) {	/* what the loader made before it failed, or all */
+	if (err && maps) {	/* a step after the loader failed (a failed loader leaves no fds) */
 		for (i = 0; i < nr_maps; i++)
 			if (maps[i].map_fd > 0)
 				close(maps[i].map_fd);
