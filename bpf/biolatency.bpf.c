@@ -7,6 +7,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include "tp.bpf.h"
 #include "biolatency.h"
 #include "hist.bpf.h"
 #include "filter.bpf.h"
@@ -148,42 +149,21 @@ static __always_inline int handle_complete(struct request *rq)
 }
 
 /*
- * Plain (ctx) programs rather than BPF_PROG(): the position of the
+ * No typed arguments (the body reads ctx[]): the position of the
  * request argument depends on the kernel (common/core_fixes.bpf.h).
  */
-SEC("tp_btf/block_rq_insert")
-int block_rq_insert_btf(unsigned long long *ctx)
+TP_PROG(block_rq_insert, block_rq_insert)
 {
 	return trace_start(block_rq_insert_rq(ctx), true);
 }
 
-SEC("raw_tp/block_rq_insert")
-int block_rq_insert_raw(unsigned long long *ctx)
-{
-	return trace_start(block_rq_insert_rq(ctx), true);
-}
-
-SEC("tp_btf/block_rq_issue")
-int block_rq_issue_btf(unsigned long long *ctx)
-{
-	return trace_start(block_rq_issue_rq(ctx), false);
-}
-
-SEC("raw_tp/block_rq_issue")
-int block_rq_issue_raw(unsigned long long *ctx)
+TP_PROG(block_rq_issue, block_rq_issue)
 {
 	return trace_start(block_rq_issue_rq(ctx), false);
 }
 
 /* (rq, error, nr_bytes) since 4.1 */
-SEC("tp_btf/block_rq_complete")
-int block_rq_complete_btf(unsigned long long *ctx)
-{
-	return handle_complete((struct request *)ctx[0]);
-}
-
-SEC("raw_tp/block_rq_complete")
-int block_rq_complete_raw(unsigned long long *ctx)
+TP_PROG(block_rq_complete, block_rq_complete)
 {
 	return handle_complete((struct request *)ctx[0]);
 }

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include "tp.bpf.h"
 #include "dstate.h"
 #include "hist.bpf.h"
 #include "filter.bpf.h"
@@ -369,26 +370,12 @@ int seed_stuck(struct bpf_iter__task *ctx)
 	return 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	return handle_switch(ctx, preempt, prev, next);
 }
 
-SEC("raw_tp/sched_switch")
-int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	return handle_switch(ctx, preempt, prev, next);
-}
-
-SEC("tp_btf/sched_waking")
-int BPF_PROG(sched_waking_btf, struct task_struct *p)
-{
-	return handle_waking(ctx, p);
-}
-
-SEC("raw_tp/sched_waking")
-int BPF_PROG(sched_waking_raw, struct task_struct *p)
+TP_PROG(sched_waking, sched_waking, struct task_struct *p)
 {
 	return handle_waking(ctx, p);
 }

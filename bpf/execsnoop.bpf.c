@@ -10,6 +10,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include "tp.bpf.h"
 #include "execsnoop.h"
 #include "filter.bpf.h"
 #include "loss.bpf.h"
@@ -199,15 +200,7 @@ int sys_exit_execveat(struct trace_event_raw_sys_exit *ctx)
 	return handle_exit(ctx->ret);
 }
 
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(sched_process_exec_btf, struct task_struct *p, pid_t old_pid,
-	     struct linux_binprm *bprm)
-{
-	return handle_exec(p, old_pid, bprm);
-}
-
-SEC("raw_tp/sched_process_exec")
-int BPF_PROG(sched_process_exec_raw, struct task_struct *p, pid_t old_pid,
+TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p, pid_t old_pid,
 	     struct linux_binprm *bprm)
 {
 	return handle_exec(p, old_pid, bprm);

@@ -8,6 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include "tp.bpf.h"
 #include "offcputime.h"
 #include "filter.bpf.h"
 #include "loss.bpf.h"
@@ -202,14 +203,7 @@ static __always_inline int handle_switch(void *ctx, bool preempt, struct task_st
 	return 0;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	return handle_switch(ctx, preempt, prev, next);
-}
-
-SEC("raw_tp/sched_switch")
-int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	return handle_switch(ctx, preempt, prev, next);
 }
@@ -223,14 +217,7 @@ static __always_inline int handle_exec(struct task_struct *p)
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(sched_process_exec_btf, struct task_struct *p)
-{
-	return handle_exec(p);
-}
-
-SEC("raw_tp/sched_process_exec")
-int BPF_PROG(sched_process_exec_raw, struct task_struct *p)
+TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
 	return handle_exec(p);
 }
@@ -245,14 +232,7 @@ static __always_inline int handle_exit(struct task_struct *p)
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(sched_process_exit_btf, struct task_struct *p)
-{
-	return handle_exit(p);
-}
-
-SEC("raw_tp/sched_process_exit")
-int BPF_PROG(sched_process_exit_raw, struct task_struct *p)
+TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
 	return handle_exit(p);
 }

@@ -7,6 +7,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include "tp.bpf.h"
 #include "runqlat.h"
 #include "hist.bpf.h"
 #include "filter.bpf.h"
@@ -103,42 +104,19 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 	return 0;
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(sched_wakeup_btf, struct task_struct *p)
+TP_PROG(sched_wakeup, sched_wakeup, struct task_struct *p)
 {
 	enqueue(p);
 	return 0;
 }
 
-SEC("raw_tp/sched_wakeup")
-int BPF_PROG(sched_wakeup_raw, struct task_struct *p)
+TP_PROG(sched_wakeup_new, sched_wakeup_new, struct task_struct *p)
 {
 	enqueue(p);
 	return 0;
 }
 
-SEC("tp_btf/sched_wakeup_new")
-int BPF_PROG(sched_wakeup_new_btf, struct task_struct *p)
-{
-	enqueue(p);
-	return 0;
-}
-
-SEC("raw_tp/sched_wakeup_new")
-int BPF_PROG(sched_wakeup_new_raw, struct task_struct *p)
-{
-	enqueue(p);
-	return 0;
-}
-
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	return handle_switch(preempt, prev, next);
-}
-
-SEC("raw_tp/sched_switch")
-int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	return handle_switch(preempt, prev, next);
 }

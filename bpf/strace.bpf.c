@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include "tp.bpf.h"
 #include "strace.h"
 #include "hist.bpf.h"
 #include "core_fixes.bpf.h"
@@ -625,62 +626,27 @@ static __always_inline int handle_signal(int sig, struct kernel_siginfo *info)
 	return 0;
 }
 
-SEC("tp_btf/signal_deliver")
-int BPF_PROG(signal_deliver_btf, int sig, struct kernel_siginfo *info)
+TP_PROG(signal_deliver, signal_deliver, int sig, struct kernel_siginfo *info)
 {
 	return handle_signal(sig, info);
 }
 
-SEC("raw_tp/signal_deliver")
-int BPF_PROG(signal_deliver_raw, int sig, struct kernel_siginfo *info)
-{
-	return handle_signal(sig, info);
-}
-
-SEC("tp_btf/sys_enter")
-int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
+TP_PROG(sys_enter, sys_enter, struct pt_regs *regs, long id)
 {
 	return handle_enter(regs, id);
 }
 
-SEC("raw_tp/sys_enter")
-int BPF_PROG(sys_enter_raw, struct pt_regs *regs, long id)
-{
-	return handle_enter(regs, id);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
+TP_PROG(sys_exit, sys_exit, struct pt_regs *regs, long ret)
 {
 	return handle_exit(regs, ret);
 }
 
-SEC("raw_tp/sys_exit")
-int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
-{
-	return handle_exit(regs, ret);
-}
-
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(sched_process_fork_btf, struct task_struct *parent, struct task_struct *child)
+TP_PROG(sched_process_fork, sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
 	return handle_fork(parent, child);
 }
 
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(sched_process_fork_raw, struct task_struct *parent, struct task_struct *child)
-{
-	return handle_fork(parent, child);
-}
-
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(sched_process_exit_btf, struct task_struct *p)
-{
-	return handle_exit_task(p);
-}
-
-SEC("raw_tp/sched_process_exit")
-int BPF_PROG(sched_process_exit_raw, struct task_struct *p)
+TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
 	return handle_exit_task(p);
 }

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include "tp.bpf.h"
 #include <bpf/bpf_endian.h>
 #include "tcpretrans.h"
 #include "core_fixes.bpf.h"
@@ -118,27 +119,13 @@ static __always_inline int handle_retransmit_synack(const struct request_sock *r
 		      BPF_CORE_READ(treq, snt_isn));
 }
 
-/* Plain (ctx) programs: tcp_retransmit_skb has 2 or 3 arguments by kernel. */
-SEC("tp_btf/tcp_retransmit_skb")
-int tcp_retransmit_skb_btf(unsigned long long *ctx)
+/* No typed arguments: tcp_retransmit_skb has 2 or 3 arguments by kernel. */
+TP_PROG(tcp_retransmit_skb, tcp_retransmit_skb)
 {
 	return handle_retransmit_skb(ctx);
 }
 
-SEC("raw_tp/tcp_retransmit_skb")
-int tcp_retransmit_skb_raw(unsigned long long *ctx)
-{
-	return handle_retransmit_skb(ctx);
-}
-
-SEC("tp_btf/tcp_retransmit_synack")
-int BPF_PROG(tcp_retransmit_synack_btf, const struct sock *sk, const struct request_sock *req)
-{
-	return handle_retransmit_synack(req);
-}
-
-SEC("raw_tp/tcp_retransmit_synack")
-int BPF_PROG(tcp_retransmit_synack_raw, const struct sock *sk, const struct request_sock *req)
+TP_PROG(tcp_retransmit_synack, tcp_retransmit_synack, const struct sock *sk, const struct request_sock *req)
 {
 	return handle_retransmit_synack(req);
 }

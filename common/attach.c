@@ -156,15 +156,79 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+bool attach__env(const char *name)
+{
+	const char *e = getenv(name);
+
+	return e && *e && strcmp(e, "0");
+}
+
+/* The _raw sibling of a _btf program, or NULL. */
+static struct bpf_program *sibling(const struct bpf_object *obj, const char *name)
+{
+	char raw[128];
+
+	snprintf(raw, sizeof(raw), "%.*s_raw", (int)(strlen(name) - 4), name);
+	return bpf_object__find_program_by_name(obj, raw);
+}
+
+/* A pair the tool turned off (both programs) stays off. */
+static bool pair_off(const struct bpf_program *btf, const struct bpf_program *raw)
+{
+	return !bpf_program__autoload(btf) && (!raw || !bpf_program__autoload(raw));
+}
+
+int attach__pick(struct bpf_object *obj, bool raw)
+{
+	struct bpf_program *prog, *sib;
+	int n = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		const char *name = bpf_program__name(prog);
+
+		if (!has_suffix(name, "_btf"))
+			continue;
+		sib = sibling(obj, name);
+		if (pair_off(prog, sib))
+			continue;
+		bpf_program__set_autoload(prog, !raw || !sib);
+		if (sib)
+			bpf_program__set_autoload(sib, raw);
+		n++;
+	}
+	return n;
+}
+
+void attach__report(const struct bpf_object *obj, const char *why_raw)
+{
+	struct bpf_program *prog, *sib;
+	int nbtf = 0, nraw = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		const char *name = bpf_program__name(prog);
+		bool btf;
+
+		if (!has_suffix(name, "_btf"))
+			continue;
+		sib = sibling(obj, name);
+		btf = bpf_program__autoload(prog);
+		if (!btf && (!sib || !bpf_program__autoload(sib)))
+			continue;
+		msg__verbose("attach %s: %s%s", tp_of(prog), btf ? "tp_btf" : "raw_tp",
+			     btf || !why_raw ? "" : why_raw);
+		btf ? nbtf++ : nraw++;
+	}
+	mode = nbtf && nraw ? "mixed" : nbtf ? "tp_btf" : nraw ? "raw_tp" : "none";
+}
+
 int attach__choose(struct bpf_object *obj, bool force_raw)
 {
 	struct bpf_program *prog;
 	struct btf_scan scan = { 0 };
 	bool have_btf = false;
-	const char *e = getenv("BPFLITE_FORCE_RAW_TP");
 	int nbtf = 0, nraw = 0;
 
-	if (e && *e && strcmp(e, "0"))
+	if (attach__env("BPFLITE_FORCE_RAW_TP"))
 		force_raw = true;
 	bool scanned = false;
 
@@ -173,7 +237,7 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 		bool use_btf;
 		int err = -ENOENT;
 
-		if (!has_suffix(name, "_btf"))
+		if (!has_suffix(name, "_btf") || pair_off(prog, sibling(obj, name)))
 			continue;
 		/* read the kernel's BTF only when a pair needs a choice */
 		if (!force_raw && !scanned) {
@@ -185,12 +249,8 @@ int attach__choose(struct bpf_object *obj, bool force_raw)
 		use_btf = !err;
 		bpf_program__set_autoload(prog, use_btf);
 
-		/* the sibling: same name with _raw */
-		char raw[128];
-		struct bpf_program *sib;
+		struct bpf_program *sib = sibling(obj, name);
 
-		snprintf(raw, sizeof(raw), "%.*s_raw", (int)(strlen(name) - 4), name);
-		sib = bpf_object__find_program_by_name(obj, raw);
 		if (sib)
 			bpf_program__set_autoload(sib, !use_btf);
 		if (!use_btf && !sib) {

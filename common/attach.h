@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Choosing how to hook a tracepoint, by trying. Every handler is wrapped
- * twice in BPF: SEC("tp_btf/<tp>") named <x>_btf and SEC("raw_tp/<tp>")
- * named <x>_raw. Between open and load, attach__choose() test-loads a
- * two-instruction tp_btf program against each tracepoint and keeps one
- * wrapper of each pair. Classic SEC("tracepoint/...") programs are left as
+ * twice in BPF by TP_PROG() (common/tp.bpf.h): SEC("tp_btf/<tp>") named
+ * <x>_btf and SEC("raw_tp/<tp>") named <x>_raw. The light loader
+ * (common/light.h) tries all pairs on tp_btf, then all on raw_tp
+ * (attach__pick()); the libbpf skeleton's load, before it, calls
+ * attach__choose(), which test-loads a two-instruction tp_btf program
+ * against each tracepoint and keeps one wrapper of each pair. Classic SEC("tracepoint/...") programs are left as
  * they are; attach__tracefs() makes sure tracefs is mounted for them.
  */
 #ifndef BPFLITE_ATTACH_H
@@ -19,6 +21,15 @@
  * negative errno when a tracepoint exists in neither form.
  */
 int attach__choose(struct bpf_object *obj, bool force_raw);
+/*
+ * Without probing: keep the _raw program of every pair when raw, else the
+ * _btf one (pairs the tool turned off stay off). Returns the number of pairs.
+ */
+int attach__pick(struct bpf_object *obj, bool raw);
+/* Under -v, the form of every pair as loaded ("attach <tp>: <form><why_raw>"); sets the mode. */
+void attach__report(const struct bpf_object *obj, const char *why_raw);
+/* Whether environment variable name is set to something other than "" or "0". */
+bool attach__env(const char *name);
 /* Which form attach__choose() picked for the last object ("tp_btf", "raw_tp", or "mixed"). */
 const char *attach__mode(void);
 

@@ -11,6 +11,11 @@ __u64 loss__total(const struct bpflite_loss *l)
 
 void loss__report(const struct bpflite_loss *l, bool json)
 {
+	loss__report_to(l, json ? stdout : NULL);
+}
+
+void loss__report_to(const struct bpflite_loss *l, FILE *json)
+{
 	struct json j;
 
 	if (!loss__total(l))
@@ -23,7 +28,7 @@ void loss__report(const struct bpflite_loss *l, bool json)
 	if (l->map_full)
 		msg__warn("%llu updates dropped (map full)", (unsigned long long)l->map_full);
 	if (json) {
-		json__begin(&j, stdout);
+		json__begin(&j, json);
 		json__str(&j, "type", "loss");
 		json__uint(&j, "lost_events", l->events);
 		json__uint(&j, "lost_stacks", l->stacks);

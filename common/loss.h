@@ -3,6 +3,7 @@
 #define BPFLITE_LOSS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <linux/types.h>
 #include "loss_abi.h"
 
@@ -13,5 +14,7 @@ __u64 loss__total(const struct bpflite_loss *l);
  * final {"type":"loss",...} record on stdout. Nothing when all are zero.
  */
 void loss__report(const struct bpflite_loss *l, bool json);
+/* The same with the JSON record on json (NULL: none), a -o file for example. */
+void loss__report_to(const struct bpflite_loss *l, FILE *json);
 
 #endif

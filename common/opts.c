@@ -25,6 +25,7 @@ struct env env;
 enum {
 	OPT_BTF = 0x1000,
 	OPT_FORCE_RAW_TP,
+	OPT_FORCE_LIBBPF,
 	OPT_SERVE,
 	OPT_MAX_SERIES,
 	OPT_VERSION = OPTS_KEY_VERSION,
@@ -146,6 +147,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_FORCE_RAW_TP:
 		env.force_raw_tp = true;
 		break;
+	case OPT_FORCE_LIBBPF:
+		env.force_libbpf = true;
+		break;
 	case OPT_SERVE:
 		serve__parse(arg);
 		break;
@@ -198,6 +202,7 @@ static struct argp_option all_options[] = {
 	{ "version", OPT_VERSION, NULL, 0, "Print the version and exit", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 0 },
 	{ "force-raw-tp", OPT_FORCE_RAW_TP, NULL, OPTION_HIDDEN, "Use raw_tp instead of tp_btf", 0 },
+	{ "force-libbpf", OPT_FORCE_LIBBPF, NULL, OPTION_HIDDEN, "Load by the libbpf skeleton, not the light loader", 0 },
 	{ 0 },
 };
 

@@ -3,7 +3,7 @@
  * Options shared by every tool: one argp child parser. A tool chooses the
  * options it offers with a mask (strace-lite's -p takes a list, for
  * example, so it does not take ours); -j, -v, --btf and the hidden
- * --force-raw-tp are always there.
+ * --force-raw-tp and --force-libbpf are always there.
  */
 #ifndef BPFLITE_OPTS_H
 #define BPFLITE_OPTS_H
@@ -35,6 +35,7 @@ struct env {
 	bool json;
 	bool verbose;
 	bool force_raw_tp;		/* hidden: test the raw_tp fallback */
+	bool force_libbpf;		/* hidden: test the libbpf skeleton fallback */
 	const char *btf_path;		/* --btf FILE for kernels without BTF */
 	int interval;			/* seconds; 0 = only at exit */
 	int count;			/* intervals; 0 = until Ctrl-C */

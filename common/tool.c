@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
+#include "light.h"
 #include "timefmt.h"
 #include "serve.h"
 #include "tool.h"
@@ -19,9 +21,32 @@ void tool__open_failed(int err)
 	msg__hint_for(err);
 }
 
-int tool__prepare(struct bpf_object *obj)
+/* Why the libbpf skeleton loads, or NULL when the light loader may try. */
+static const char *libbpf_reason(void)
 {
-	return attach__choose(obj, env.force_raw_tp);
+	if (env.force_libbpf || attach__env("BPFLITE_FORCE_LIBBPF"))
+		return "forced";
+	if (env.btf_path)
+		return "--btf FILE: the kernel cannot relocate against it";
+	if (!attach__kernel_btf())
+		return "no kernel BTF";
+	return NULL;
+}
+
+/* The light loader: tp_btf, else raw_tp for every pair. */
+static int light_load(struct bpf_object_skeleton *s)
+{
+	bool raw = env.force_raw_tp || attach__env("BPFLITE_FORCE_RAW_TP");
+	int err = light__load_attach(s, raw);
+
+	if (err && !raw && attach__pick(*s->obj, true)) {
+		err = light__load_attach(s, true);
+		if (!err)
+			attach__report(*s->obj, " (tp_btf failed to load)");
+	} else if (!err) {
+		attach__report(*s->obj, " (forced)");
+	}
+	return err;
 }
 
 static void verbose_maps(struct bpf_object *obj)
@@ -38,8 +63,23 @@ static void verbose_maps(struct bpf_object *obj)
 
 int tool__load_attach(struct bpf_object_skeleton *s)
 {
+	const char *why = libbpf_reason();
 	int err;
 
+	if (!why) {
+		err = light_load(s);
+		if (!err) {
+			msg__verbose("loader: light (CO-RE relocations by the kernel)");
+			msg__verbose("attached (%s)", attach__mode());
+			verbose_maps(*s->obj);
+			return 0;
+		}
+		why = "the light loader failed";
+	}
+	msg__verbose("loader: libbpf skeleton (%s)", why);
+	err = attach__choose(*s->obj, env.force_raw_tp);
+	if (err)
+		return err;
 	err = bpf_object__load_skeleton(s);
 	if (err) {
 		attach__load_failed(err);
@@ -59,6 +99,27 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 	 */
 	malloc_trim(0);
 	return 0;
+}
+
+void tool__detach(struct bpf_object_skeleton *s)
+{
+	if (light__loaded())
+		light__detach();
+	else
+		bpf_object__detach_skeleton(s);
+}
+
+int tool__iter_create(const struct bpf_program *prog)
+{
+	int link, fd;
+
+	link = bpf_link_create(light__prog_fd(prog), 0, BPF_TRACE_ITER, NULL);
+	if (link < 0)
+		return -errno;
+	fd = bpf_iter_create(link);
+	fd = fd < 0 ? -errno : fd;
+	close(link);	/* the iterator holds the program */
+	return fd;
 }
 
 struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx)

@@ -4,8 +4,7 @@
  * attach, report failures with hints. A tool's main() reads:
  *
  *	msg__init("x-lite"); opts__parse(...);
- *	tool__open_opts(&o) ; skel = x_bpf__open_opts(&o);
- *	tool__prepare(skel->obj); set rodata;
+ *	skel = TOOL_OPEN(x_bpf); set rodata, map sizes, autoload;
  *	tool__load_attach(skel->skeleton); loop; report;
  *	x_bpf__destroy(skel);
  */
@@ -29,20 +28,16 @@
 } while (0)
 
 /*
- * Open skeleton NAME (e.g. runqlat_bpf) with the --btf option and choose
- * the attach forms; NULL after printing why. Expands to an expression.
+ * Open skeleton NAME (e.g. runqlat_bpf) with the --btf option; NULL after
+ * printing why. Expands to an expression. The attach forms are chosen at load.
  */
 #define TOOL_OPEN(name) ({						\
 	LIBBPF_OPTS(bpf_object_open_opts, __oo);			\
 	struct name *__s = NULL;					\
 	if (!tool__open_opts(&__oo)) {					\
 		__s = name##__open_opts(&__oo);				\
-		if (!__s) {						\
+		if (!__s)						\
 			tool__open_failed(-errno);			\
-		} else if (tool__prepare(__s->obj)) {			\
-			name##__destroy(__s);				\
-			__s = NULL;					\
-		}							\
 	}								\
 	__s;								\
 })
@@ -51,11 +46,30 @@
 int tool__open_opts(struct bpf_object_open_opts *o);
 /* Report a failed skeleton open. */
 void tool__open_failed(int err);
-/* Between open and load: pick tp_btf or raw_tp per tracepoint. */
-int tool__prepare(struct bpf_object *obj);
-/* Load and attach (-v: attach forms and map sizes); errors printed with hints. 0 or -errno. */
+/*
+ * Load and attach: the light loader (common/light.h) when the kernel has
+ * BTF and no --btf, --force-libbpf or BPFLITE_FORCE_LIBBPF=1 says
+ * otherwise; on its failure, and else, the libbpf skeleton with its
+ * per-tracepoint tp_btf/raw_tp choice. -v prints the loader, the attach
+ * forms and map sizes; errors printed with hints. 0 or -errno.
+ */
 int tool__load_attach(struct bpf_object_skeleton *s);
-/* A ring buffer on map calling fn(ctx, ...); NULL after printing why. */
+/* Detach every program, whichever loader attached them (the maps stay readable). */
+void tool__detach(struct bpf_object_skeleton *s);
+/* An iterator over a loaded SEC("iter/...") program: a readable fd, or -errno. */
+int tool__iter_create(const struct bpf_program *prog);
+/*
+ * The ring-buffer tail every event tool shares:
+ *
+ *	rb = tool__ringbuf(skel->maps.events, on_event, ctx);	(after load)
+ *	header, banner; err = loop__ringbuf(rb, ...);		(common/loop.h)
+ *	the tool's own final output;
+ *	loss__report(&skel->bss->loss, env.json);		(common/loss.h)
+ *	ring_buffer__free(rb);
+ *
+ * tool__ringbuf(): a ring buffer on map calling fn(ctx, ...); NULL (errno
+ * set) after printing why.
+ */
 struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx);
 /* "Tracing <what>... Hit Ctrl-C to end." on stderr. */
 void tool__tracing(const char *what);

@@ -177,24 +177,17 @@ static void seeded_stack(__u32 tid, __u64 *ips, struct stack *s)
  */
 static void seed_stuck(void)
 {
-	struct bpf_link *link;
 	char buf[64];
 	int fd;
 
-	link = bpf_program__attach_iter(skel->progs.seed_stuck, NULL);
-	if (!link) {
-		msg__warn("cannot list the tasks already in D: %s", strerror(errno));
-		return;
-	}
-	fd = bpf_iter_create(bpf_link__fd(link));
+	fd = tool__iter_create(skel->progs.seed_stuck);
 	if (fd < 0) {
-		msg__warn("cannot list the tasks already in D: %s", strerror(errno));
+		msg__warn("cannot list the tasks already in D: %s", strerror(-fd));
 	} else {
 		while (read(fd, buf, sizeof(buf)) > 0)	/* the program prints nothing */
 			;
 		close(fd);
 	}
-	bpf_link__destroy(link);
 }
 
 /* The first kernel frame below the scheduler and the wait primitives. */

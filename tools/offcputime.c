@@ -597,10 +597,14 @@ int main(int argc, char **argv)
 		goto out;
 
 	r.usyms = usyms__new(0);
-	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.events), on_event, &r, NULL);
-	if (!r.usyms || !rb) {
-		err = -errno ?: -ENOMEM;
+	if (!r.usyms) {
+		err = -ENOMEM;
 		msg__fail(err, "set up the symbolizer");
+		goto out;
+	}
+	rb = tool__ringbuf(r.skel->maps.events, on_event, &r);
+	if (!rb) {
+		err = -errno;
 		goto out;
 	}
 	if (serve__spec()) {
@@ -628,7 +632,7 @@ int main(int argc, char **argv)
 	}
 	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
-	offcputime_bpf__detach(r.skel);
+	tool__detach(r.skel->skeleton);
 	ring_buffer__consume(rb);
 	prom__serve_stop();
 	if (!err && !serve__spec())

@@ -533,17 +533,8 @@ int main(int argc, char **argv)
 	if (!err && (cfg.summary_only || cfg.summary) && !serve__spec())
 		err = summary__print(bpf_map__fd(skel->maps.stats), bpf_map__fd(skel->maps.hists));
 	report_lost();
-	loss__report(&skel->bss->loss, env.json && trace_out == stdout);
-	if (env.json && trace_out != stdout && loss__total(&skel->bss->loss)) {
-		/* -o: the record belongs with the events it is about */
-		struct json j;
-
-		json__begin(&j, trace_out);
-		json__str(&j, "type", "loss");
-		json__uint(&j, "lost_events", skel->bss->loss.events);
-		json__uint(&j, "map_full", skel->bss->loss.map_full);
-		json__end(&j);
-	}
+	/* -o: the loss record belongs with the events it is about */
+	loss__report_to(&skel->bss->loss, env.json ? trace_out : NULL);
 	if (child > 0) {
 		if (child_status < 0 && !stop_signal)
 			waitpid(child, &child_status, 0);

@@ -58,6 +58,7 @@ all_count() {
 
 @test "biolatency: -D counts exactly the requests of the loop disk (tp_btf)" {
 	io_run -D -v
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach block_rq_issue: tp_btf" "$TOOL_ERR"
 	echo "$WLJ"
 	[ "$(disk_count "$DISK")" = $((W + R)) ]
@@ -70,13 +71,22 @@ all_count() {
 
 @test "biolatency: -D exact counts, forced raw_tp path" {
 	io_run -D -v --force-raw-tp
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach block_rq_issue: raw_tp (forced)" "$TOOL_ERR"
 	grep -q "attach block_rq_complete: raw_tp (forced)" "$TOOL_ERR"
 	[ "$(disk_count "$DISK")" = $((W + R)) ]
 }
 
+@test "biolatency: -D exact counts, forced libbpf skeleton" {
+	io_run -D -v --force-libbpf
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	grep -q "attach block_rq_issue: tp_btf" "$TOOL_ERR"
+	[ "$(disk_count "$DISK")" = $((W + R)) ]
+}
+
 @test "biolatency: --btf FILE (the BTF given explicitly) gives the same exact counts" {
-	io_run -D --btf /sys/kernel/btf/vmlinux
+	io_run -D -v --btf /sys/kernel/btf/vmlinux
+	grep -q "loader: libbpf skeleton (--btf FILE" "$TOOL_ERR"
 	[ "$(disk_count "$DISK")" = $((W + R)) ]
 }
 

@@ -105,6 +105,7 @@ check_vfork() {
 
 @test "dstate: vfork parents: N killable episodes of the child's sleep, kernel_clone frames, child as waker (tp_btf)" {
 	dwait_run V -m 0 -v
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
 	grep -q "D state from sched_switch's prev_state argument" "$TOOL_ERR"
 	check_vfork
@@ -136,8 +137,16 @@ check_vfork() {
 	[ ! -s "$SERVE_OUT" ]
 }
 
+@test "dstate: vfork parents, forced libbpf skeleton" {
+	dwait_run V -m 0 -v --force-libbpf
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	check_vfork
+}
+
 @test "dstate: vfork parents, forced raw_tp path" {
 	dwait_run V -m 0 -v --force-raw-tp
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
 	grep -q "attach sched_waking: raw_tp (forced)" "$TOOL_ERR"
 	check_vfork

@@ -56,6 +56,7 @@ assert_same() {
 
 @test "execsnoop: every exec matches the workload: pid, ppid, ret, argv, truncation (tp_btf)" {
 	run_execs -x -v
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_process_exec: tp_btf" "$TOOL_ERR"
 	assert_same "$(expected 20 256 1)" "$(reported)"
 	# the resolved file name and the new comm come from sched_process_exec
@@ -70,7 +71,15 @@ assert_same() {
 
 @test "execsnoop: the same through the forced raw_tp path" {
 	run_execs -x -v --force-raw-tp
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_process_exec: raw_tp (forced)" "$TOOL_ERR"
+	assert_same "$(expected 20 256 1)" "$(reported)"
+}
+
+@test "execsnoop: the same through the forced libbpf skeleton" {
+	run_execs -x -v --force-libbpf
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	grep -q "attach sched_process_exec: tp_btf" "$TOOL_ERR"
 	assert_same "$(expected 20 256 1)" "$(reported)"
 }
 

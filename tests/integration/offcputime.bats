@@ -48,13 +48,22 @@ check_named_stacks() {
 
 @test "offcputime: named user stacks, kernel frames, totals between what was asked and what the workload measured (tp_btf)" {
 	wl_run -j -v
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
 	check_named_stacks
 }
 
 @test "offcputime: the same on the forced raw_tp path" {
 	wl_run -j -v --force-raw-tp
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	check_named_stacks
+}
+
+@test "offcputime: the same through the forced libbpf skeleton" {
+	wl_run -j -v --force-libbpf
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
 	check_named_stacks
 }
 

@@ -64,14 +64,48 @@ check_hog_against_schedstat() {
 
 @test "runqlat: 4 pinned hogs: total wait and count of waits match schedstat, buckets bracket the sum (tp_btf)" {
 	hog_run 4 -v
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
 	check_hog_against_schedstat
 }
 
 @test "runqlat: 4 pinned hogs, forced raw_tp path" {
 	hog_run 4 -v --force-raw-tp
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
 	check_hog_against_schedstat
+}
+
+@test "runqlat: 4 pinned hogs, forced libbpf skeleton" {
+	hog_run 4 -v --force-libbpf
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	check_hog_against_schedstat
+}
+
+@test "runqlat: libbpf skeleton also forced by BPFLITE_FORCE_LIBBPF=1, with raw_tp" {
+	BPFLITE_FORCE_LIBBPF=1 hog_run 4 -v --force-raw-tp
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	grep -q "attach sched_wakeup: raw_tp (forced)" "$TOOL_ERR"
+	check_hog_against_schedstat
+}
+
+# Peak RSS (KiB) once attached: peak_kb ARGS...
+peak_kb() {
+	start_tool runqlat-lite "$@"
+	awk '/^VmHWM:/ {print $2}' "/proc/$TOOL_PID/status"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+}
+
+@test "runqlat: the light loader never reads the kernel's BTF: peak RSS a fraction of the libbpf skeleton's" {
+	local light full
+	light=$(peak_kb)
+	full=$(peak_kb --force-libbpf)
+	echo "peak RSS: light ${light} KiB, libbpf skeleton ${full} KiB"
+	# libbpf 1.1 holds the 5.5 MB BTF twice; the light path stays near the binary's own pages
+	[ "$light" -lt 4096 ]
+	[ $((light * 3)) -lt "$full" ]
 }
 
 @test "runqlat: raw_tp also forced by BPFLITE_FORCE_RAW_TP=1" {

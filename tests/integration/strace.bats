@@ -45,13 +45,22 @@ check_exact_counts() {
 
 @test "strace: -c counts the workload's calls exactly (tp_btf)" {
 	summary_run -v "$SL" -n 100000 -r 5000 -w 3 -F 1
+	grep -q "loader: light" <<<"$output"
 	grep -q "attach sys_enter: tp_btf" <<<"$output"
 	check_exact_counts
 }
 
 @test "strace: -c counts exactly on the forced raw_tp path" {
 	summary_run -v --force-raw-tp "$SL" -n 100000 -r 5000 -w 3 -F 1
+	grep -q "loader: light" <<<"$output"
 	grep -q "attach sys_enter: raw_tp (forced)" <<<"$output"
+	check_exact_counts
+}
+
+@test "strace: -c counts exactly through the forced libbpf skeleton" {
+	summary_run -v --force-libbpf "$SL" -n 100000 -r 5000 -w 3 -F 1
+	grep -q "loader: libbpf skeleton (forced)" <<<"$output"
+	grep -q "attach sys_enter: tp_btf" <<<"$output"
 	check_exact_counts
 }
 
@@ -112,6 +121,10 @@ check_short_trace() {
 
 @test "strace: the same trace on the forced raw_tp path" {
 	check_short_trace --force-raw-tp
+}
+
+@test "strace: the same trace through the forced libbpf skeleton" {
+	check_short_trace --force-libbpf
 }
 
 @test "strace: execve with its argv, -s, -T, -tt, -y" {

@@ -216,13 +216,22 @@ check_data_run() {
 
 @test "tcpretrans: IPv4 data retransmits: count equals what left A (RetransSegs - TCPRetransFail), addresses, ports, state (tp_btf)" {
 	data_run 4 -j
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach tcp_retransmit_skb: tp_btf" "$TOOL_ERR"
 	check_data_run 4
 }
 
 @test "tcpretrans: IPv4 data retransmits, forced raw_tp path" {
 	data_run 4 -j --force-raw-tp
+	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach tcp_retransmit_skb: raw_tp (forced)" "$TOOL_ERR"
+	check_data_run 4
+}
+
+@test "tcpretrans: IPv4 data retransmits, forced libbpf skeleton" {
+	data_run 4 -j --force-libbpf
+	grep -q "loader: libbpf skeleton (forced)" "$TOOL_ERR"
+	grep -q "attach tcp_retransmit_skb: tp_btf" "$TOOL_ERR"
 	check_data_run 4
 }
 

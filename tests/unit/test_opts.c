@@ -64,6 +64,9 @@ static void test_good(void **state)
 	assert_true(env.force_raw_tp);
 	assert_int_equal(env.interval, 2);
 	assert_int_equal(env.count, 0);
+	assert_false(env.force_libbpf);
+	parse(ARGS("--force-libbpf"), ALL);
+	assert_true(env.force_libbpf);
 }
 
 static void test_bad_usage_exits_2(void **state)

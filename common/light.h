@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The light loader: the kernel applies the CO-RE relocations (Linux 5.17
+ * and later), so the tool never reads the kernel's 5.5 MB BTF in user
+ * space. The loader program is the one `bpftool gen skeleton -L` writes
+ * into a light skeleton, generated here at run time from the tool's own
+ * libbpf skeleton (a second, private open of the same embedded object)
+ * once the tool has set its rodata, map sizes and autoload choices, so
+ * every setting a tool makes before load reaches the kernel unchanged.
+ * On success the tool's skeleton gets the maps' fds (bpf_map__fd() works
+ * as after a libbpf load) and its rodata/bss pointers map the kernel's
+ * arrays; programs are attached here. On any failure nothing of it is
+ * left and the caller loads the libbpf way.
+ */
+#ifndef BPFLITE_LIGHT_H
+#define BPFLITE_LIGHT_H
+
+#include <stdbool.h>
+#include <bpf/libbpf.h>
+
+/*
+ * Load and attach skeleton s through the kernel's CO-RE, every _btf/_raw
+ * pair on raw_tp when raw, else on tp_btf. 0, or -errno (nothing printed
+ * but under -v; the object is as it was).
+ */
+int light__load_attach(struct bpf_object_skeleton *s, bool raw);
+/* Whether the last load was the light one. */
+bool light__loaded(void);
+/* Detach what the light loader attached (the programs stay loaded). */
+void light__detach(void);
+/* A program's fd, whichever loader loaded it; -1 when not loaded. */
+int light__prog_fd(const struct bpf_program *prog);
+
+#endif
