@@ -232,6 +232,70 @@ out:
 	e->cap_len[k & 1] = n;
 }
 
+/*
+ * An iovec block (strace.h): iov_len of the first elements, then the data
+ * of the first 1, 2 or 4 of them, up to total bytes in all (what readv
+ * returned; writev's whole lengths), each copy clamped to its slot on
+ * the register that makes it. msg: addr is a msghdr, copied first.
+ */
+/* one element's data: n bytes (the slot, a literal, bounds them on the copy's register) */
+#define iov_slot(dst, base, len, left, slot) do {				\
+	__u64 __n = (len) < (left) ? (len) : (left);				\
+									\
+	(left) -= __n;							\
+	if (__n > slot)							\
+		__n = slot;						\
+	clamp_len(__n, slot, 0xff);					\
+	if (__n && bpf_probe_read_user(dst, __n, (void *)(base)))	\
+		(dst)[0] = 0;						\
+} while (0)
+_Static_assert(STRACE_IOV_SLOT(1) == 160 && STRACE_IOV_SLOT(2) == 80 && STRACE_IOV_SLOT(4) == 40,
+	       "iov_slot() literals");
+
+struct iov64 {
+	__u64 base, len;
+};
+
+static __always_inline int copy_iov(char *dst, __u64 addr, __u64 cnt, __u64 total, bool msg)
+{
+	struct iov64 v[4] = {};
+	__u32 *lens = (__u32 *)(dst + STRACE_IOV_LENS);
+	__u64 left = total;
+	int k;
+
+	if (msg) {
+		if (bpf_probe_read_user(dst, STRACE_IOV_MSGHDR, (void *)addr))
+			return -14;
+		addr = *(__u64 *)(dst + 16);	/* msg_iov */
+		cnt = *(__u64 *)(dst + 24);	/* msg_iovlen */
+	} else {
+		__builtin_memset(dst, 0, STRACE_IOV_MSGHDR);
+	}
+#pragma unroll
+	for (k = 0; k < STRACE_IOV_MAX; k++) {
+		struct iov64 one;
+
+		lens[k] = 0;
+		if (k >= cnt || bpf_probe_read_user(&one, sizeof(one), (void *)(addr + k * 16)))
+			continue;
+		lens[k] = one.len > 0xffffffffULL ? 0xffffffffU : one.len;
+		if (k < 4)
+			v[k] = one;
+	}
+	if (cnt <= 1) {
+		iov_slot(dst + STRACE_IOV_DATA, v[0].base, v[0].len, left, 160);
+	} else if (cnt == 2) {
+		iov_slot(dst + STRACE_IOV_DATA, v[0].base, v[0].len, left, 80);
+		iov_slot(dst + STRACE_IOV_DATA + 80, v[1].base, v[1].len, left, 80);
+	} else {
+		iov_slot(dst + STRACE_IOV_DATA, v[0].base, v[0].len, left, 40);
+		iov_slot(dst + STRACE_IOV_DATA + 40, v[1].base, v[1].len, left, 40);
+		iov_slot(dst + STRACE_IOV_DATA + 80, v[2].base, v[2].len, left, 40);
+		iov_slot(dst + STRACE_IOV_DATA + 120, v[3].base, v[3].len, left, 40);
+	}
+	return STRACE_STR_MAX;
+}
+
 static __always_inline int handle_enter(struct pt_regs *regs, long id)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid();
@@ -288,11 +352,14 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		return 0;
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	/* strings, an input buffer or structure, or argv to copy */
-	big = cap & STRACE_CAP_AT_ENTRY;
+	big = (cap & STRACE_CAP_AT_ENTRY) ||
+	      (STRACE_CAP_IOV(cap) && !(cap & STRACE_CAP_IOV_EXIT));
 	if (!big && !is_noreturn(slot)) {
 		/* nothing to copy now: one event at exit does it all */
 		t->flags |= TASK_WHOLE;
 		in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
+		if (cap & STRACE_CAP_IOV_EXIT)
+			in = STRACE_CAP_IOV(cap);
 		if (in && in <= 6)
 			t->retry_arg = in;	/* fetched from the registers at exit */
 		else
@@ -349,6 +416,15 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		if (in && in <= 6 && k < STRACE_CAPS) {
 			e->cap_arg[k & 1] = in - 1;
 			copy_buf(e, k, arg_at(e->args, in - 1), STRACE_CAP_ISIZE(cap), STRACE_STR_MAX);
+			k++;
+		}
+		/* writev's, sendmsg's data (strace.h: an iovec block) */
+		in = STRACE_CAP_IOV(cap);
+		if (in && in < 6 && !(cap & STRACE_CAP_IOV_EXIT) && k < STRACE_CAPS) {
+			e->cap_arg[k & 1] = in - 1;
+			e->cap_len[k & 1] = copy_iov(k ? e->cap[1] : e->cap[0], arg_at(e->args, in - 1),
+						     arg_at(e->args, in), ~0ULL,
+						     cap & STRACE_CAP_IOV_MSG);
 			k++;
 		}
 	}
@@ -414,7 +490,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	struct strace_task *t;
 	struct strace_exit *e;
 	__u64 n, osize, cap;
-	bool dirents, poll;
+	bool dirents, poll, iov, olen, oaddr;
 	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
@@ -459,8 +535,14 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && !retry && ret >= 0;
 	/* poll: fd, events and revents, nfds of them, in the array at exit */
 	poll = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_POLL) && !retry && ret >= 0;
+	/* readv, recvmsg: the iovec block; getsockopt: the length, then the value */
+	iov = (cap & STRACE_CAP_IOV_EXIT) && whole && !retry && ret >= 0;
+	olen = (cap & STRACE_CAP_OLEN) && whole && !retry && ret >= 0;
+	oaddr = (cap & STRACE_CAP_OADDR) && whole && !retry && ret > 0;
 	if (dirents)
 		big = false;
+	else if (iov || olen)
+		big = ai < 6;
 	else if (poll)
 		big = whole ? ai < 6 : outbuf != 0;
 	else if (whole)
@@ -468,13 +550,15 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	else
 		big = outbuf && (ret > 0 || retry || (osize && ret == 0));
 	/* a short output (a 1-byte read) goes in a short record */
-	if (osize && !retry)
+	if (osize && !retry && (cap & STRACE_CAP_OARRAY))	/* epoll_wait: ret elements */
+		n = ret > 0 ? ((__u64)ret * osize < STRACE_STR_MAX ? ret * osize : STRACE_STR_MAX) : 0;
+	else if (osize && !retry)
 		n = osize;
 	else if (ret > 0)
 		n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
 	else	/* nothing to copy; and no negative length for older verifiers */
 		n = 0;
-	tiny = big && !retry && !poll && n <= STRACE_CAP_TINY;
+	tiny = big && !retry && !poll && !iov && !olen && !oaddr && n <= STRACE_CAP_TINY;
 	/*
 	 * Each record size has its own branch, reservation to submission: an
 	 * older verifier does not relate a size chosen in one branch to a copy
@@ -499,7 +583,34 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
-		if (poll) {
+		if (iov) {
+			e->cap_arg = ai;
+			e->cap_str = STRACE_CAP_IOV_BLOCK;
+			e->cap_len = copy_iov(e->cap, outbuf, arg_at(e->args, ai + 1), ret,
+					      cap & STRACE_CAP_IOV_MSG);
+		} else if (oaddr && e->args[4]) {
+			__u32 len = 0;
+
+			_Static_assert(STRACE_ADDR_DATA == 128 && STRACE_ADDR_MAX == 110, "literals");
+			clamp_len(n, 128, 0x1ff);	/* STRACE_ADDR_DATA */
+			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+			e->cap_str = STRACE_CAP_ADDR;
+			bpf_probe_read_user(&len, sizeof(len), (void *)e->args[5]);
+			*(__u32 *)(e->cap + STRACE_ADDR_OFF) = len;
+			n = len;
+			clamp_len(n, 110, 0x7f);	/* STRACE_ADDR_MAX */
+			if (bpf_probe_read_user(e->cap + STRACE_ADDR_OFF + 4, n, (void *)e->args[4]))
+				*(__u32 *)(e->cap + STRACE_ADDR_OFF) = 0;
+		} else if (olen) {
+			__u32 len = 0;
+
+			/* the length the call left, then that much of the value */
+			bpf_probe_read_user(&len, sizeof(len), (void *)arg_at(e->args, ai + 1));
+			n = len < osize ? len : osize;
+			clamp_len(n, 252, 0x1ff);
+			*(__u32 *)e->cap = len;
+			e->cap_len = bpf_probe_read_user(e->cap + 4, n, (void *)outbuf) ? -14 : (int)n + 4;
+		} else if (poll) {
 			/* nfds is the next argument: whole calls only (nothing at entry) */
 			n = whole ? arg_at(e->args, ai + 1) * 8 : 0;
 			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */

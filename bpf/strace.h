@@ -38,10 +38,39 @@
 #define STRACE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
 #define STRACE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
 #define STRACE_CAP_POLL		(1ULL << 49)	/* the output structure: pollfd[next argument] */
+#define STRACE_CAP_OARRAY	(1ULL << 50)	/* the output structure: ret elements of OSIZE */
+#define STRACE_CAP_OLEN		(1ULL << 51)	/* the output structure: its length in *next arg */
+#define STRACE_CAP_IOV(m)	(((m) >> 52) & 7)	/* iovec[next argument] or msghdr */
+#define STRACE_CAP_IOV_MSG	(1ULL << 55)	/* the iovecs of a msghdr */
+#define STRACE_CAP_IOV_EXIT	(1ULL << 56)	/* their data at exit (readv, recvmsg) */
+#define STRACE_CAP_OADDR	(1ULL << 57)	/* recvfrom: and the source address (below) */
 #define STRACE_DIRENTS_MAX	256
 #define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
 /* what makes an entry event carry copies */
 #define STRACE_CAP_AT_ENTRY	0x7f0fffULL
+
+/*
+ * An iovec block (writev's at entry, readv's at exit; sendmsg's and
+ * recvmsg's with their msghdr): the msghdr (zeros for an iovec array),
+ * the iov_len of the first STRACE_IOV_MAX elements (u32, clamped), and the
+ * data of the first 1, 2 or 4 of them in equal slots.
+ */
+#define STRACE_IOV_MSGHDR	56
+#define STRACE_IOV_LENS		64
+#define STRACE_IOV_MAX		8
+#define STRACE_IOV_DATA		96
+#define STRACE_IOV_SLOTS(n)	((n) <= 1 ? 1 : (n) <= 2 ? 2 : 4)
+#define STRACE_IOV_SLOT(n)	((STRACE_STR_MAX - STRACE_IOV_DATA) / STRACE_IOV_SLOTS(n))
+#define STRACE_CAP_IOV_BLOCK	3		/* cap_str of an exit with an iovec block */
+/*
+ * recvfrom with a source address: the data (cap_len bytes, at most
+ * STRACE_ADDR_DATA), then at STRACE_ADDR_OFF the address length the call
+ * left (u32) and the address (up to STRACE_ADDR_MAX bytes).
+ */
+#define STRACE_CAP_ADDR		4		/* cap_str of such an exit */
+#define STRACE_ADDR_DATA	128
+#define STRACE_ADDR_OFF		128
+#define STRACE_ADDR_MAX		110		/* sizeof(struct sockaddr_un) */
 
 /* envp's count in the argv copy's cap_len, bits 16 and up */
 #define STRACE_ENVC_SHIFT	16

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "strace.h"
 #include "syscalls.h"
 #include "sysargs.h"
 #include "sysdecode.h"
@@ -48,11 +49,11 @@ static const struct sysdecode_info table[] = {
 	{ "rt_sigaction", S, "gQqu", 'd' },
 	{ "rt_sigprocmask", S, "hZzu", 'd' },
 	{ "rt_sigreturn", S, "", 'd' },
-	{ "ioctl", D, "dIx", 'd' },
+	{ "ioctl", D, "dI`", 'd' },
 	{ "pread64", D, "drul", 'd' },
 	{ "pwrite64", D, "dwul", 'd' },
-	{ "readv", D, "dxu", 'd' },
-	{ "writev", D, "dxu", 'd' },
+	{ "readv", D, "d]u", 'd' },
+	{ "writev", D, "d[u", 'd' },
 	{ "access", F, "pa", 'd' },
 	{ "pipe", D, "2", 'd' },
 	{ "select", D, "ixxxx", 'd' },
@@ -77,9 +78,9 @@ static const struct sysdecode_info table[] = {
 	{ "connect", N, "dGu", 'd' },
 	{ "accept", N, "d@=", 'f' },
 	{ "sendto", N, "dwu~Gu", 'd' },
-	{ "recvfrom", N, "dru~xx", 'd' },
-	{ "sendmsg", N, "dxi", 'd' },
-	{ "recvmsg", N, "dxi", 'd' },
+	{ "recvfrom", N, "dru~<>", 'd' },
+	{ "sendmsg", N, "d{~", 'd' },
+	{ "recvmsg", N, "d}~", 'd' },
 	{ "shutdown", N, "d#", 'd' },
 	{ "bind", N, "dGu", 'd' },
 	{ "listen", N, "di", 'd' },
@@ -87,7 +88,7 @@ static const struct sysdecode_info table[] = {
 	{ "getpeername", N, "d@=", 'd' },
 	{ "socketpair", N, "kti2", 'd' },
 	{ "setsockopt", N, "d$(&u", 'd' },
-	{ "getsockopt", N, "d$(xx", 'd' },
+	{ "getsockopt", N, "d$(|!", 'd' },
 	{ "clone", P, "cxxxx", 'd' },
 	{ "fork", P, "", 'd' },
 	{ "vfork", P, "", 'd' },
@@ -213,8 +214,8 @@ static const struct sysdecode_info table[] = {
 	{ "clock_getres", 0, "jx", 'd' },
 	{ "clock_nanosleep", 0, "jNnx", 'd' },
 	{ "exit_group", P, "i", 'n' },
-	{ "epoll_wait", D, "dxii", 'd' },
-	{ "epoll_ctl", D, "didx", 'd' },
+	{ "epoll_wait", D, "d^ii", 'd' },
+	{ "epoll_ctl", D, "d+d%", 'd' },
 	{ "tgkill", S | P, "iig", 'd' },
 	{ "utimes", F, "px", 'd' },
 	{ "mbind", M, "xuixux", 'd' },
@@ -253,7 +254,7 @@ static const struct sysdecode_info table[] = {
 	{ "vmsplice", D, "dxux", 'd' },
 	{ "move_pages", M, "iuxxxx", 'd' },
 	{ "utimensat", F | D, "DpxA", 'd' },
-	{ "epoll_pwait", D, "dxiixu", 'd' },
+	{ "epoll_pwait", D, "d^iixu", 'd' },
 	{ "signalfd", D | S, "dxu", 'f' },
 	{ "timerfd_create", D, "ix", 'f' },
 	{ "eventfd", D, "u", 'f' },
@@ -267,8 +268,8 @@ static const struct sysdecode_info table[] = {
 	{ "dup3", D, "di0", 'f' },
 	{ "pipe2", D, "20", 'd' },
 	{ "inotify_init1", D, "x", 'f' },
-	{ "preadv", D, "dxul", 'd' },
-	{ "pwritev", D, "dxul", 'd' },
+	{ "preadv", D, "d]ul", 'd' },
+	{ "pwritev", D, "d[ul", 'd' },
 	{ "rt_tgsigqueueinfo", S | P, "iigx", 'd' },
 	{ "recvmmsg", N, "dxuix", 'd' },
 	{ "fanotify_init", D, "xx", 'f' },
@@ -289,8 +290,8 @@ static const struct sysdecode_info table[] = {
 	{ "execveat", F | D | P, "DpvvA", 'd' },
 	{ "membarrier", 0, "ixi", 'd' },
 	{ "copy_file_range", D, "dxdxux", 'd' },
-	{ "preadv2", D, "dxulx", 'd' },
-	{ "pwritev2", D, "dxulx", 'd' },
+	{ "preadv2", D, "d]ulx", 'd' },
+	{ "pwritev2", D, "d[ulx", 'd' },
 	{ "pkey_mprotect", M, "xuPi", 'd' },
 	{ "statx", F | D, "DpTUX", 'd' },
 	{ "io_uring_setup", D, "ux", 'f' },
@@ -303,13 +304,13 @@ static const struct sysdecode_info table[] = {
 	{ "fspick", F | D, "Dpx", 'f' },
 	{ "pidfd_send_signal", D | S | P, "dgxx", 'd' },
 	{ "pidfd_open", D, "ix", 'f' },
-	{ "clone3", P, "xu", 'd' },
+	{ "clone3", P, ";u", 'd' },
 	{ "close_range", D, "uux", 'd' },
 	{ "openat2", F | D, "Dpxu", 'f' },
 	{ "pidfd_getfd", D, "ddx", 'f' },
 	{ "faccessat2", F | D, "DpaA", 'd' },
 	{ "process_madvise", D, "dxuix", 'd' },
-	{ "epoll_pwait2", D, "dxixxu", 'd' },
+	{ "epoll_pwait2", D, "d^ixxu", 'd' },
 	{ "mount_setattr", F | D, "DpAxu", 'd' },
 	{ "memfd_secret", D | M, "x", 'f' },
 	{ "process_mrelease", D, "dx", 'd' },
@@ -438,13 +439,20 @@ int sysdecode__struct_size(char kind)
 	case '@': return 128;	/* a sockaddr result (sockaddr_storage) */
 	case '4': case '5': return 24;	/* stack_t */
 	case '7': return 32;	/* struct flock */
+	case '%': return 12;	/* struct epoll_event (packed) */
+	case '^': return 12;	/* epoll_event[ret] */
+	case '`': return 36;	/* an ioctl's argument, by request: termios the largest */
+	case '\'': return 8;	/* struct winsize */
+	case '_': return 4;	/* an int an ioctl reads or writes */
+	case '|': return 64;	/* getsockopt's value, after its length */
+	case ';': return 88;	/* struct clone_args (CLONE_ARGS_SIZE_VER2) */
 	}
 	return 0;
 }
 
 bool sysdecode__struct_out(char kind)
 {
-	return kind && strchr("SXqzLY25@", kind);
+	return kind && strchr("SXqzLY25@^`'_|", kind);
 }
 
 unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
@@ -459,6 +467,10 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
 		if (size && sysdecode__struct_out(in->args[i])) {
 			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
 				m |= (unsigned long long)(i + 1) << 32 | (unsigned long long)size << 40;
+			if (in->args[i] == '^')
+				m |= SYSDECODE_CAP_OARRAY;
+			if (in->args[i] == '|')
+				m |= SYSDECODE_CAP_OLEN;
 			continue;
 		}
 		if (size) {
@@ -475,9 +487,24 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
 			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
 				m |= (unsigned long long)(i + 1) << 32 | SYSDECODE_CAP_DIRENTS;
 			break;
+		case '[':	/* iovec[next]: at entry */
+		case ']':	/* at exit */
+		case '{':	/* msghdr */
+		case '}':
+			if (!SYSDECODE_CAP_IOV(m))
+				m |= (unsigned long long)(i + 1) << 52 |
+				     (strchr("{}", in->args[i]) ? SYSDECODE_CAP_IOV_MSG : 0) |
+				     (strchr("]}", in->args[i]) ? SYSDECODE_CAP_IOV_EXIT : 0);
+			break;
 		case 'G':
 			if (!SYSDECODE_CAP_IN(m))
 				m |= (unsigned int)(i + 1) << 8 | SYSDECODE_CAP_IN_STRUCT;
+			else if (!SYSDECODE_CAP_ISTRUCT(m))	/* sendto: beside its data */
+				m |= (unsigned long long)(i + 1) << 20 |
+				     (unsigned long long)STRACE_ADDR_MAX << 24;
+			break;
+		case '<':
+			m |= SYSDECODE_CAP_OADDR;
 			break;
 		case 'p':
 		case 's':
@@ -755,7 +782,9 @@ static const char *const futex_cmds[] = {
 	"FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
 };
 static const struct flag ioctls[] = {
-	{ 0x5401, "TCGETS" }, { 0x5402, "TCSETS" }, { 0x5403, "TCSETSW" }, { 0x5404, "TCSETSF" },
+	{ 0x5401, "TCGETS" }, { 0x5402, "SNDCTL_TMR_START or TCSETS" },
+	/* strace names a number two requests share by both */
+	{ 0x5403, "SNDCTL_TMR_STOP or TCSETSW" }, { 0x5404, "SNDCTL_TMR_CONTINUE or TCSETSF" },
 	{ 0x5405, "TCGETA" }, { 0x5409, "TCSBRK" }, { 0x540A, "TCXONC" }, { 0x540B, "TCFLSH" },
 	{ 0x540C, "TIOCEXCL" }, { 0x540D, "TIOCNXCL" }, { 0x540E, "TIOCSCTTY" },
 	{ 0x540F, "TIOCGPGRP" }, { 0x5410, "TIOCSPGRP" }, { 0x5411, "TIOCOUTQ" },
@@ -912,7 +941,7 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 		flags_abbrev(b, kind, v);
 		return;
 	}
-	if (strchr("gkfhejBHC9#$()", kind))
+	if (strchr("gkfhejBHC9#$()+", kind))
 		sbuf__printf(b, "%d", (int)v);
 	else
 		sbuf__printf(b, "%#llx", v);
@@ -1006,6 +1035,10 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	case ')':
 		value(b, tcp_options, (int)v);
+		break;
+	case '+':
+		value(b, (const struct flag[]){ { 1, "EPOLL_CTL_ADD" }, { 2, "EPOLL_CTL_DEL" },
+				{ 3, "EPOLL_CTL_MOD" }, { 0, NULL } }, (int)v);
 		break;
 	case '9':
 		value(b, (const struct flag[]){ { 0, "IPPROTO_IP" }, { 1, "IPPROTO_ICMP" },
@@ -1235,6 +1268,231 @@ static void print_wait_status(struct sbuf *b, int s)
 		sbuf__printf(b, "[%#x]", s);
 }
 
+bool sysdecode__verbose;
+
+static const struct flag epoll_events[] = {
+	{ 0x1, "EPOLLIN" }, { 0x2, "EPOLLPRI" }, { 0x4, "EPOLLOUT" }, { 0x8, "EPOLLERR" },
+	{ 0x10, "EPOLLHUP" }, { 0x20, "EPOLLNVAL" }, { 0x40, "EPOLLRDNORM" },
+	{ 0x80, "EPOLLRDBAND" }, { 0x100, "EPOLLWRNORM" }, { 0x200, "EPOLLWRBAND" },
+	{ 0x400, "EPOLLMSG" }, { 0x2000, "EPOLLRDHUP" }, { 1U << 28, "EPOLLEXCLUSIVE" },
+	{ 1U << 29, "EPOLLWAKEUP" }, { 1U << 30, "EPOLLONESHOT" }, { 1U << 31, "EPOLLET" }, { 0 },
+};
+
+static void print_epoll_event(struct sbuf *b, const char *d)
+{
+	unsigned long long data = get64(d + 4);
+
+	sbuf__printf(b, "{events=");
+	bits(b, epoll_events, get32(d), "0");
+	sbuf__printf(b, ", data={u32=%u, u64=%llu}}", (unsigned int)data, data);
+}
+
+void sysdecode__epoll_events(struct sbuf *b, const char *d, int len, long long ret)
+{
+	int k;
+
+	sbuf__printf(b, "[");
+	for (k = 0; k < ret && (k + 1) * 12 <= len; k++) {
+		sbuf__printf(b, "%s", k ? ", " : "");
+		print_epoll_event(b, d + 12 * k);
+	}
+	sbuf__printf(b, "%s]", k < ret ? ", ..." : "");
+}
+
+/* termios as strace prints it: flags by field, c_line and c_cc with -v. */
+static const struct flag tc_iflags[] = {
+	{ 01, "IGNBRK" }, { 02, "BRKINT" }, { 04, "IGNPAR" }, { 010, "PARMRK" }, { 020, "INPCK" },
+	{ 040, "ISTRIP" }, { 0100, "INLCR" }, { 0200, "IGNCR" }, { 0400, "ICRNL" },
+	{ 01000, "IUCLC" }, { 02000, "IXON" }, { 04000, "IXANY" }, { 010000, "IXOFF" },
+	{ 020000, "IMAXBEL" }, { 040000, "IUTF8" }, { 0 },
+};
+static const struct flag tc_oflags[] = {
+	{ 01, "OPOST" }, { 02, "OLCUC" }, { 04, "ONLCR" }, { 010, "OCRNL" }, { 020, "ONOCR" },
+	{ 040, "ONLRET" }, { 0100, "OFILL" }, { 0200, "OFDEL" }, { 0 },
+};
+static const struct flag tc_cflags[] = {
+	{ 0100, "CSTOPB" }, { 0200, "CREAD" }, { 0400, "PARENB" }, { 01000, "PARODD" },
+	{ 02000, "HUPCL" }, { 04000, "CLOCAL" }, { 010000000000, "CMSPAR" },
+	{ 020000000000, "CRTSCTS" }, { 0 },
+};
+static const struct flag tc_lflags[] = {
+	{ 01, "ISIG" }, { 02, "ICANON" }, { 04, "XCASE" }, { 010, "ECHO" }, { 020, "ECHOE" },
+	{ 040, "ECHOK" }, { 0100, "ECHONL" }, { 0200, "NOFLSH" }, { 0100000, "IEXTEN" },
+	{ 01000, "ECHOCTL" }, { 02000, "ECHOPRT" }, { 04000, "ECHOKE" }, { 010000, "FLUSHO" },
+	{ 040000, "PENDIN" }, { 0400, "TOSTOP" }, { 0200000, "EXTPROC" }, { 0 },
+};
+
+static void print_baud(struct sbuf *b, unsigned int v)
+{
+	static const char *const low[16] = {
+		"B0", "B50", "B75", "B110", "B134", "B150", "B200", "B300", "B600", "B1200",
+		"B1800", "B2400", "B4800", "B9600", "B19200", "B38400",
+	};
+	static const char *const high[16] = {
+		"BOTHER", "B57600", "B115200", "B230400", "B460800", "B500000", "B576000",
+		"B921600", "B1000000", "B1152000", "B1500000", "B2000000", "B2500000",
+		"B3000000", "B3500000", "B4000000",
+	};
+
+	sbuf__printf(b, "%s", v & 010000 ? high[v & 017] : low[v & 017]);
+}
+
+static void print_termios(struct sbuf *b, const char *d)
+{
+	static const char *const cc[] = {
+		"VINTR", "VQUIT", "VERASE", "VKILL", "VEOF", "VTIME", "VMIN", "VSWTC", "VSTART",
+		"VSTOP", "VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2",
+	};
+	static const char *const csize[] = { "CS5", "CS6", "CS7", "CS8" };
+	unsigned int of = get32(d + 4), cf = get32(d + 8);
+
+	sbuf__printf(b, "{c_iflag=");
+	bits(b, tc_iflags, get32(d), "0");
+	/* the delay fields by value, then the flags */
+	sbuf__printf(b, ", c_oflag=NL%u|CR%u|", (of >> 8) & 1, (of >> 9) & 3);
+	if (((of >> 11) & 3) == 3)
+		sbuf__printf(b, "XTABS");
+	else
+		sbuf__printf(b, "TAB%u", (of >> 11) & 3);
+	sbuf__printf(b, "|BS%u|VT%u|FF%u", (of >> 13) & 1, (of >> 14) & 1, (of >> 15) & 1);
+	if (of & ~0177400U) {
+		sbuf__printf(b, "|");
+		bits(b, tc_oflags, of & ~0177400U, NULL);
+	}
+	sbuf__printf(b, ", c_cflag=");
+	print_baud(b, cf & 010017);
+	if ((cf >> 16) & 010017) {
+		sbuf__printf(b, "|");
+		print_baud(b, (cf >> 16) & 010017);
+		sbuf__printf(b, "<<IBSHIFT");
+	}
+	sbuf__printf(b, "|%s", csize[(cf >> 4) & 3]);
+	if (cf & ~0x100f103fU) {
+		sbuf__printf(b, "|");
+		bits(b, tc_cflags, cf & ~0x100f103fU, NULL);
+	}
+	sbuf__printf(b, ", c_lflag=");
+	bits(b, tc_lflags, get32(d + 12), "0");
+	if (!sysdecode__verbose) {
+		sbuf__printf(b, ", ...}");
+		return;
+	}
+	if (d[16])
+		sbuf__printf(b, ", c_line=%u", (unsigned char)d[16]);
+	else
+		sbuf__printf(b, ", c_line=N_TTY");
+	sbuf__printf(b, ", c_cc=[");
+	for (int i = 0; i < 19; i++) {
+		unsigned char c = d[17 + i];
+
+		if (i < 17)
+			sbuf__printf(b, "%s[%s]=", i ? ", " : "", cc[i]);
+		else
+			sbuf__printf(b, ", [%d]=", i);
+		sbuf__printf(b, c ? "%#x" : "%u", c);
+	}
+	sbuf__printf(b, "]}");
+}
+
+/* clone3's struct clone_args, the fields strace shows for its flags. */
+static void print_clone_args(struct sbuf *b, const char *d, int len)
+{
+	unsigned long long fl = get64(d), stack = get64(d + 40);
+
+	sbuf__printf(b, "{flags=");
+	bits(b, clone_flags, fl, "0");
+	if (fl & CLONE_PIDFD)
+		sbuf__printf(b, ", pidfd=%#llx", get64(d + 8));
+	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+		sbuf__printf(b, ", child_tid=%#llx", get64(d + 16));
+	if (fl & CLONE_PARENT_SETTID)
+		sbuf__printf(b, ", parent_tid=%#llx", get64(d + 24));
+	sbuf__printf(b, ", exit_signal=");
+	if (get64(d + 32))
+		signal_name(b, (int)get64(d + 32));
+	else
+		sbuf__printf(b, "0");
+	if (stack)
+		sbuf__printf(b, ", stack=%#llx", stack);
+	else
+		sbuf__printf(b, ", stack=NULL");
+	sbuf__printf(b, ", stack_size=%#llx", get64(d + 48));
+	if (fl & CLONE_SETTLS)
+		sbuf__printf(b, ", tls=%#llx", get64(d + 56));
+	if (get64(d + 64) || get64(d + 72))
+		sbuf__printf(b, ", set_tid=%#llx, set_tid_size=%llu", get64(d + 64), get64(d + 72));
+	if (len >= 88 && (get64(d + 80) || (fl & 0x200000000ULL)))	/* CLONE_INTO_CGROUP */
+		sbuf__printf(b, ", cgroup=%llu", get64(d + 80));
+	sbuf__printf(b, "}");
+}
+
+/*
+ * An iovec block (strace.h) as strace prints the array: each element's
+ * data up to what the call moved (total; < 0: all of it), cut at -s.
+ */
+static void print_iov(struct sbuf *b, const struct sysdecode_opts *o, const char *blk,
+		      unsigned long long cnt, long long total)
+{
+	int slots = STRACE_IOV_SLOTS(cnt), slot = STRACE_IOV_SLOT(cnt);
+	unsigned long long left = total < 0 ? ~0ULL : (unsigned long long)total;
+	unsigned long long k;
+
+	sbuf__printf(b, "[");
+	for (k = 0; k < cnt; k++) {
+		unsigned long long len = get32(blk + STRACE_IOV_LENS + 4 * k);
+		unsigned long long n = len < left ? len : left;
+		size_t have = n < (unsigned long long)slot ? n : (size_t)slot;
+
+		if (k && (k >= (unsigned long long)slots || k >= (unsigned long long)o->strsize)) {
+			/* the data of the first elements only */
+			sbuf__printf(b, ", ...");
+			break;
+		}
+		left -= n;
+		sbuf__printf(b, "%s{iov_base=", k ? ", " : "");
+		if (have > (size_t)o->strsize)
+			have = o->strsize;
+		sysdecode__quote(b, blk + STRACE_IOV_DATA + k * slot, have, o->strsize, n > have);
+		sbuf__printf(b, ", iov_len=%llu}", len);
+	}
+	sbuf__printf(b, "]");
+}
+
+void sysdecode__iov(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
+		    unsigned long long cnt, long long total)
+{
+	if (len < STRACE_STR_MAX) {
+		sbuf__printf(b, "%#llx", cnt);
+		return;
+	}
+	print_iov(b, o, blk, cnt, total);
+}
+
+void sysdecode__msghdr(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
+		       long long total)
+{
+	unsigned long long name = get64(blk), ctl = get64(blk + 32), iov = get64(blk + 16);
+	unsigned long long cnt = get64(blk + 24);
+
+	if (len < STRACE_STR_MAX)
+		return;
+	if (name)
+		sbuf__printf(b, "{msg_name=%#llx", name);
+	else
+		sbuf__printf(b, "{msg_name=NULL");
+	sbuf__printf(b, ", msg_namelen=%u, msg_iov=", get32(blk + 8));
+	if (!iov)
+		sbuf__printf(b, "NULL");
+	else
+		print_iov(b, o, blk, cnt, total);
+	sbuf__printf(b, ", msg_iovlen=%llu", cnt);
+	if (ctl)
+		sbuf__printf(b, ", msg_control=%#llx", ctl);
+	sbuf__printf(b, ", msg_controllen=%llu, msg_flags=", get64(blk + 40));
+	bits(b, msg_flags, get32(blk + 48), "0");
+	sbuf__printf(b, "}");
+}
+
 /* A structure the BPF side copied (d, len bytes), as strace prints it. */
 static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 {
@@ -1320,6 +1578,22 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 		sbuf__printf(b, ", ss_size=%llu}", get64(d + 16));
 		break;
 	}
+	case '%':
+		print_epoll_event(b, d);
+		break;
+	case '`':
+		print_termios(b, d);
+		break;
+	case '\'':
+		sbuf__printf(b, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}",
+			     get32(d) & 0xffff, get32(d) >> 16, get32(d + 4) & 0xffff, get32(d + 4) >> 16);
+		break;
+	case '_':
+		sbuf__printf(b, "[%d]", (int)get32(d));
+		break;
+	case ';':
+		print_clone_args(b, d, len);
+		break;
 	case '7': {
 		short type = (short)get32(d), wh = (short)(get32(d) >> 16);
 
@@ -1444,12 +1718,15 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
 	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7': case '&':
-	case '@':
+	case '@': case '%': case '`': case '\'': case '_': case ';':
 		if (!v)
 			sbuf__printf(b, "NULL");
 		else if (cap && cap->valid && cap->len > 0 &&
 			 (kind == 'G' || cap->len >= sysdecode__struct_size(kind)))
-			print_struct(b, kind, cap->data, cap->len);
+			/* a sockaddr: as long as its length says */
+			print_struct(b, kind, cap->data,
+				     kind == 'G' && next && next < (unsigned long long)cap->len ?
+				     (int)next : cap->len);
 		else
 			sbuf__printf(b, "%#llx", v);
 		return;
