@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include "strace.h"
 #include "syscalls.h"
 #include "sysargs.h"
@@ -1270,6 +1271,25 @@ static void print_wait_status(struct sbuf *b, int s)
 
 bool sysdecode__verbose;
 
+/* -v: ", st_atime=SEC (a comment with the date), st_atime_nsec=NSEC" */
+static void print_stat_time(struct sbuf *b, const char *name, const char *d)
+{
+	long long sec = (long long)get64(d), nsec = (long long)get64(d + 8);
+	time_t t = sec;
+	char date[64], zone[16];
+	struct tm tm;
+
+	sbuf__printf(b, ", %s=%lld", name, sec);
+	if (localtime_r(&t, &tm) && strftime(date, sizeof(date), "%FT%T", &tm) &&
+	    strftime(zone, sizeof(zone), "%z", &tm)) {
+		sbuf__printf(b, " /* %s", date);
+		if (nsec)
+			sbuf__printf(b, ".%09lld", nsec);
+		sbuf__printf(b, "%s */", zone);
+	}
+	sbuf__printf(b, ", %s_nsec=%lld", name, nsec);
+}
+
 static const struct flag epoll_events[] = {
 	{ 0x1, "EPOLLIN" }, { 0x2, "EPOLLPRI" }, { 0x4, "EPOLLOUT" }, { 0x8, "EPOLLERR" },
 	{ 0x10, "EPOLLHUP" }, { 0x20, "EPOLLNVAL" }, { 0x40, "EPOLLRDNORM" },
@@ -1287,16 +1307,17 @@ static void print_epoll_event(struct sbuf *b, const char *d)
 	sbuf__printf(b, ", data={u32=%u, u64=%llu}}", (unsigned int)data, data);
 }
 
-void sysdecode__epoll_events(struct sbuf *b, const char *d, int len, long long ret)
+void sysdecode__epoll_events(struct sbuf *b, const struct sysdecode_opts *o, const char *d,
+			     int len, long long ret)
 {
 	int k;
 
 	sbuf__printf(b, "[");
-	for (k = 0; k < ret && (k + 1) * 12 <= len; k++) {
+	for (k = 0; k < ret && k < o->strsize && (k + 1) * 12 <= len; k++) {
 		sbuf__printf(b, "%s", k ? ", " : "");
 		print_epoll_event(b, d + 12 * k);
 	}
-	sbuf__printf(b, "%s]", k < ret ? ", ..." : "");
+	sbuf__printf(b, "%s]", k == ret ? "" : k ? ", ..." : "...");
 }
 
 /* termios as strace prints it: flags by field, c_line and c_cc with -v. */
@@ -1443,9 +1464,9 @@ static void print_iov(struct sbuf *b, const struct sysdecode_opts *o, const char
 		unsigned long long n = len < left ? len : left;
 		size_t have = n < (unsigned long long)slot ? n : (size_t)slot;
 
-		if (k && (k >= (unsigned long long)slots || k >= (unsigned long long)o->strsize)) {
-			/* the data of the first elements only */
-			sbuf__printf(b, ", ...");
+		/* as strace, -s elements at most; and the data of the first ones only */
+		if (k >= (unsigned long long)o->strsize || (k && k >= (unsigned long long)slots)) {
+			sbuf__printf(b, "%s...", k ? ", " : "");
 			break;
 		}
 		left -= n;
@@ -1500,15 +1521,32 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 	case 'S': {
 		unsigned int mode = get32(d + 24);
 
-		sbuf__printf(b, "{st_mode=");
+		if (sysdecode__verbose) {
+			sbuf__printf(b, "{st_dev=");
+			print_makedev(b, get64(d));
+			sbuf__printf(b, ", st_ino=%llu, st_mode=", get64(d + 8));
+		} else {
+			sbuf__printf(b, "{st_mode=");
+		}
 		print_mode(b, mode);
+		if (sysdecode__verbose)
+			sbuf__printf(b, ", st_nlink=%llu, st_uid=%u, st_gid=%u, st_blksize=%lld, "
+				     "st_blocks=%lld", get64(d + 16), get32(d + 28), get32(d + 32),
+				     (long long)get64(d + 56), (long long)get64(d + 64));
 		if (S_ISCHR(mode) || S_ISBLK(mode)) {
 			sbuf__printf(b, ", st_rdev=");
 			print_makedev(b, get64(d + 40));
 		} else {
 			sbuf__printf(b, ", st_size=%lld", (long long)get64(d + 48));
 		}
-		sbuf__printf(b, ", ...}");
+		if (!sysdecode__verbose) {
+			sbuf__printf(b, ", ...}");
+			break;
+		}
+		print_stat_time(b, "st_atime", d + 72);
+		print_stat_time(b, "st_mtime", d + 88);
+		print_stat_time(b, "st_ctime", d + 104);
+		sbuf__printf(b, "}");
 		break;
 	}
 	case 'X':

@@ -161,7 +161,8 @@ int sysdecode__sockaddr_len(const char *d, int len);
 /* -v: structures in full (termios's c_line and c_cc) */
 extern bool sysdecode__verbose;
 /* epoll_wait's events: ret of them, len bytes copied. */
-void sysdecode__epoll_events(struct sbuf *b, const char *d, int len, long long ret);
+void sysdecode__epoll_events(struct sbuf *b, const struct sysdecode_opts *o, const char *d,
+			     int len, long long ret);
 /*
  * An iovec block (bpf/strace.h) as strace's iovec array, cnt elements,
  * total bytes moved (< 0: all); and as a msghdr with its iovecs.

@@ -470,15 +470,24 @@ static void test_struct_arrays(void **state)
 	ARG_STRUCT('%', ev, 12);
 	assert_string_equal(b.p, "{events=EPOLLIN|EPOLLET, data={u32=4660, u64=4294971956}}");
 	sbuf__reset(&b);
-	sysdecode__epoll_events(&b, ev, 24, 2);
+	sysdecode__epoll_events(&b, &o, ev, 24, 2);
 	assert_string_equal(b.p, "[{events=EPOLLIN|EPOLLET, data={u32=4660, u64=4294971956}}, "
 			    "{events=EPOLLOUT, data={u32=0, u64=0}}]");
 	sbuf__reset(&b);
-	sysdecode__epoll_events(&b, ev, 12, 3);	/* more than copied */
+	sysdecode__epoll_events(&b, &o, ev, 12, 3);	/* more than copied */
 	assert_string_equal(b.p, "[{events=EPOLLIN|EPOLLET, data={u32=4660, u64=4294971956}}, ...]");
 	sbuf__reset(&b);
-	sysdecode__epoll_events(&b, ev, 0, 0);
+	sysdecode__epoll_events(&b, &o, ev, 0, 0);
 	assert_string_equal(b.p, "[]");
+	/* -s 0: strace shows no element of an array */
+	sbuf__reset(&b);
+	o.strsize = 0;
+	sysdecode__epoll_events(&b, &o, ev, 24, 2);
+	assert_string_equal(b.p, "[...]");
+	sbuf__reset(&b);
+	sysdecode__iov(&b, &o, blk, sizeof(blk), 2, -1);
+	assert_string_equal(b.p, "[...]");
+	o.strsize = 32;
 
 	/* termios of a new pseudo-terminal; c_line and c_cc with -v */
 	u = 02400;		/* ICRNL|IXON */

@@ -397,7 +397,7 @@ static bool struct_kind(struct sbuf *arg, const struct sysdecode_opts *o, char k
 	case '^':
 		if (!v || !ok || x->cap_str || (x->ret && x->cap_len <= 0))
 			break;
-		sysdecode__epoll_events(arg, x->cap, x->cap_len, x->ret);
+		sysdecode__epoll_events(arg, o, x->cap, x->cap_len, x->ret);
 		return true;
 	case '|':	/* getsockopt: [optlen][value] */
 	case '!':
