@@ -649,6 +649,16 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
 	sbuf__printf(b, "\"%s", more || len > max ? "..." : "");
 }
 
+void sysdecode__quote_hex(struct sbuf *b, const char *s, size_t len, size_t max, bool more)
+{
+	size_t n = len < max ? len : max;
+
+	sbuf__putn(b, "\"", 1);
+	for (size_t i = 0; i < n; i++)
+		sbuf__printf(b, "\\x%02x", (unsigned char)s[i]);
+	sbuf__printf(b, "\"%s", more || len > max ? "..." : "");
+}
+
 void sysdecode__quote_fd_path(struct sbuf *b, const char *s, size_t len)
 {
 	sbuf__putn(b, "<", 1);
@@ -1721,7 +1731,10 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 				more = true;
 			if (kind == 'R')	/* up to the NUL */
 				len = strnlen(cap->data, len);
-			sysdecode__quote(b, cap->data, len, max, more);
+			if (o->hex)
+				sysdecode__quote_hex(b, cap->data, len, max, more);
+			else
+				sysdecode__quote(b, cap->data, len, max, more);
 		} else {
 			sbuf__printf(b, "%#llx", v);
 		}

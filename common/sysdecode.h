@@ -130,6 +130,7 @@ struct sysdecode_cap {
 
 struct sysdecode_opts {
 	int strsize;		/* -s: bytes of strings and buffers shown */
+	bool hex;		/* buffers in \xNN (getrandom's) */
 	bool fd_paths;		/* -y: fd paths */
 	pid_t tgid;		/* for -y: /proc/<tgid>/fd */
 	/* for -y: the caller's knowledge of fd (from the calls it saw) or NULL */
@@ -138,6 +139,8 @@ struct sysdecode_opts {
 
 /* strace's quoting: "..." with C escapes, and "..."... when cut at max. */
 void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more);
+/* Every byte as \xNN (strace's form for getrandom's buffer). */
+void sysdecode__quote_hex(struct sbuf *b, const char *s, size_t len, size_t max, bool more);
 /*
  * -y: "<path>" with strace's escapes (\n, \33, and '<' '>' in octal), so
  * a file name cannot forge a line or a terminal sequence.

@@ -479,6 +479,10 @@ static void test_struct_arrays(void **state)
 	sbuf__reset(&b);
 	sysdecode__epoll_events(&b, &o, ev, 0, 0);
 	assert_string_equal(b.p, "[]");
+	/* getrandom's bytes: all in hex, cut at -s */
+	sbuf__reset(&b);
+	sysdecode__quote_hex(&b, "O,[\n\0", 5, 4, false);
+	assert_string_equal(b.p, "\"\\x4f\\x2c\\x5b\\x0a\"...");
 	/* -s 0: strace shows no element of an array */
 	sbuf__reset(&b);
 	o.strsize = 0;

@@ -197,13 +197,13 @@ static const struct sysdecode_info *slot_infos[STRACE_SLOTS];
 
 /* Calls whose arguments depend on each other, found by name once (not per line). */
 enum { SP_NONE, SP_FCNTL, SP_FUTEX, SP_SOCKET, SP_CLONE, SP_SETSOCKOPT, SP_GETSOCKOPT, SP_IOCTL,
-       SP_LAST = SP_IOCTL };
+       SP_GETRANDOM, SP_LAST = SP_GETRANDOM };
 static unsigned char slot_special[STRACE_SLOTS];
 
 void print__init(void)
 {
 	static const char *const special[] = { NULL, "fcntl", "futex", "socket", "clone",
-					       "setsockopt", "getsockopt", "ioctl" };
+					       "setsockopt", "getsockopt", "ioctl", "getrandom" };
 
 	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
 		const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
@@ -568,9 +568,13 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			sbuf__printf(arg, "]");
 		} else if (kind == 'E')
 			sbuf__printf(arg, "\"\"");
-		else
+		else {
+			/* strace shows getrandom's bytes in hex */
+			o.hex = slot_special[e->h.slot & (STRACE_SLOTS - 1)] == SP_GETRANDOM;
 			sysdecode__arg(arg, &o, kind, v, cap.valid ? &cap : NULL,
 				       i < 5 ? e->args[i + 1] : 0);
+			o.hex = false;
+		}
 		if (kind == 'v' && v && envc >= 0)	/* execve's envp */
 			/* at the copy's bound: at least that many */
 			sbuf__printf(arg, " /* %d%s var%s */", envc, envc >= STRACE_ENVC_MAX ? "+" : "",
