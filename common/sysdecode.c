@@ -731,7 +731,7 @@ static const struct flag whence[] = {
 };
 
 /* Bits: names joined by '|', what is left in hex; zero as zero_name or "0". */
-static void bits(struct sbuf *b, const struct flag *t, unsigned long long v, const char *zero)
+static void bits_names(struct sbuf *b, const struct flag *t, unsigned long long v, const char *zero)
 {
 	bool first = true;
 
@@ -748,6 +748,42 @@ static void bits(struct sbuf *b, const struct flag *t, unsigned long long v, con
 	}
 	if (v || first)
 		sbuf__printf(b, "%s%#llx", first ? "" : "|", v);
+}
+
+int sysdecode__style = SYSDECODE_ABBREV;
+
+/*
+ * Flags inside a structure, as strace prints them under -X: names
+ * (abbrev), the number (raw) or both (verbose).
+ */
+static void bits(struct sbuf *b, const struct flag *t, unsigned long long v, const char *zero)
+{
+	if (sysdecode__style == SYSDECODE_ABBREV) {
+		bits_names(b, t, v, zero);
+		return;
+	}
+	sbuf__printf(b, v ? "%#llx" : "0", v);
+	if (sysdecode__style == SYSDECODE_VERBOSE && v) {
+		sbuf__printf(b, " /* ");
+		bits_names(b, t, v, zero);
+		sbuf__printf(b, " */");
+	}
+}
+
+static void value(struct sbuf *b, const struct flag *t, long long v);
+
+/* An enumeration inside a structure, under -X as its flags are. */
+static void value_field(struct sbuf *b, const struct flag *t, long long v)
+{
+	if (sysdecode__style != SYSDECODE_ABBREV)
+		sbuf__printf(b, v ? "%#llx" : "0", v);
+	if (sysdecode__style == SYSDECODE_VERBOSE) {
+		sbuf__printf(b, " /* ");
+		value(b, t, v);
+		sbuf__printf(b, " */");
+	}
+	if (sysdecode__style == SYSDECODE_ABBREV)
+		value(b, t, v);
 }
 
 /* One value of an enumeration, else the number. */
@@ -935,8 +971,6 @@ static void named(struct sbuf *b, const struct flag *t, unsigned long long v, bo
 	sbuf__printf(b, hex ? "%#llx" : "%llu", v);
 }
 
-int sysdecode__style = SYSDECODE_ABBREV;
-
 static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v);
 
 /*
@@ -952,7 +986,7 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 		flags_abbrev(b, kind, v);
 		return;
 	}
-	if (strchr("gkfhejBHC9#$()+", kind))
+	if (strchr("gfhejBHC9#", kind))
 		sbuf__printf(b, "%d", (int)v);
 	else
 		sbuf__printf(b, "%#llx", v);
@@ -975,15 +1009,15 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		sbuf__printf(b, "%s", acc[v & O_ACCMODE]);
 		if (rest) {
 			sbuf__printf(b, "|");
-			bits(b, open_flags, rest, NULL);
+			bits_names(b, open_flags, rest, NULL);
 		}
 		break;
 	}
 	case 'A':
-		bits(b, at_flags, v, "0");
+		bits_names(b, at_flags, v, "0");
 		break;
 	case 'P':
-		bits(b, prot_flags, v, "PROT_NONE");
+		bits_names(b, prot_flags, v, "PROT_NONE");
 		break;
 	case 'M': {
 		static const char *type[] = { "0", "MAP_SHARED", "MAP_PRIVATE", "MAP_SHARED_VALIDATE" };
@@ -995,7 +1029,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 			sbuf__printf(b, "%#llx", t);
 		if (rest) {
 			sbuf__printf(b, "|");
-			bits(b, map_flags, rest, NULL);
+			bits_names(b, map_flags, rest, NULL);
 		}
 		break;
 	}
@@ -1003,7 +1037,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		unsigned long long sig = v & 0xff, rest = v & ~0xffULL;
 
 		if (rest)
-			bits(b, clone_flags, rest, NULL);
+			bits_names(b, clone_flags, rest, NULL);
 		if (sig) {
 			if (rest)
 				sbuf__printf(b, "|");
@@ -1014,10 +1048,10 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	}
 	case 'W':
-		bits(b, wait_flags, v, "0");
+		bits_names(b, wait_flags, v, "0");
 		break;
 	case 'a':
-		bits(b, access_flags, v, "F_OK");
+		bits_names(b, access_flags, v, "F_OK");
 		break;
 	case 'g':
 		signal_name(b, (int)v);
@@ -1029,10 +1063,10 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		sbuf__printf(b, "%#llx", v);
 		break;
 	case '8':
-		bits(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		bits_names(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
 		break;
 	case '~':
-		bits(b, msg_flags, v, "0");
+		bits_names(b, msg_flags, v, "0");
 		break;
 	case '#':
 		value(b, (const struct flag[]){ { 0, "SHUT_RD" }, { 1, "SHUT_WR" }, { 2, "SHUT_RDWR" },
@@ -1058,13 +1092,13 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 				{ 262, "IPPROTO_MPTCP" }, { 0, NULL } }, (int)v);
 		break;
 	case '0':	/* O_* flags without an access mode (pipe2, dup3) */
-		bits(b, open_flags, v, "0");
+		bits_names(b, open_flags, v, "0");
 		break;
 	case 'j':
 		value(b, clocks, (int)v);
 		break;
 	case 'N':
-		bits(b, (const struct flag[]){ { 1, "TIMER_ABSTIME" }, { 0 } }, v, "0");
+		bits_names(b, (const struct flag[]){ { 1, "TIMER_ABSTIME" }, { 0 } }, v, "0");
 		break;
 	case 'b':
 		named(b, arch_prctl_codes, v, true);
@@ -1076,7 +1110,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		named(b, ioctls, (unsigned int)v, true);
 		break;
 	case 'y':
-		bits(b, grnd_flags, v, "0");
+		bits_names(b, grnd_flags, v, "0");
 		break;
 	case 'B':
 		value(b, fadvice, (int)v);
@@ -1094,15 +1128,15 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		sbuf__printf(b, "%s", sync[(v >> 13) & 3]);
 		if (v & ~0x6000ULL) {
 			sbuf__printf(b, "|");
-			bits(b, statx_at_flags, v & ~0x6000ULL, NULL);
+			bits_names(b, statx_at_flags, v & ~0x6000ULL, NULL);
 		}
 		break;
 	}
 	case 'U':
-		bits(b, statx_mask, v, "0");
+		bits_names(b, statx_mask, v, "0");
 		break;
 	case 'K':	/* accept4's flags: SOCK_* bits alone */
-		bits(b, sock_flags, v, "0");
+		bits_names(b, sock_flags, v, "0");
 		break;
 	case 't': {
 		unsigned long long rest = v & ~0xfULL;
@@ -1110,7 +1144,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		value(b, sock_types, v & 0xf);
 		if (rest) {
 			sbuf__printf(b, "|");
-			bits(b, sock_flags, rest, NULL);
+			bits_names(b, sock_flags, rest, NULL);
 		}
 		break;
 	}
@@ -1227,7 +1261,7 @@ static void print_sockaddr(struct sbuf *b, const char *d, int len)
 	char addr[INET6_ADDRSTRLEN];
 
 	sbuf__printf(b, "{sa_family=");
-	value(b, families, family);
+	value_field(b, families, family);
 	if (family == AF_UNIX && len > 2) {
 		const char *path = d + 2;
 		int n = len - 2;
@@ -1353,7 +1387,7 @@ static const struct flag tc_lflags[] = {
 	{ 040000, "PENDIN" }, { 0400, "TOSTOP" }, { 0200000, "EXTPROC" }, { 0 },
 };
 
-static void print_baud(struct sbuf *b, unsigned int v)
+static const char *baud_name(unsigned int v)
 {
 	static const char *const low[16] = {
 		"B0", "B50", "B75", "B110", "B134", "B150", "B200", "B300", "B600", "B1200",
@@ -1365,7 +1399,25 @@ static void print_baud(struct sbuf *b, unsigned int v)
 		"B3000000", "B3500000", "B4000000",
 	};
 
-	sbuf__printf(b, "%s", v & 010000 ? high[v & 017] : low[v & 017]);
+	return v & 010000 ? high[v & 017] : low[v & 017];
+}
+
+/* One part of a termios field: its name, or under -X its bits (and name). */
+static void tc_part(struct sbuf *b, unsigned int bits_v, const char *fmt, ...)
+{
+	char name[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	if (sysdecode__style == SYSDECODE_ABBREV) {
+		sbuf__printf(b, "%s", name);
+		return;
+	}
+	sbuf__printf(b, bits_v ? "%#x" : "0", bits_v);
+	if (sysdecode__style == SYSDECODE_VERBOSE)
+		sbuf__printf(b, " /* %s */", name);
 }
 
 static void print_termios(struct sbuf *b, const char *d)
@@ -1374,30 +1426,38 @@ static void print_termios(struct sbuf *b, const char *d)
 		"VINTR", "VQUIT", "VERASE", "VKILL", "VEOF", "VTIME", "VMIN", "VSWTC", "VSTART",
 		"VSTOP", "VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2",
 	};
-	static const char *const csize[] = { "CS5", "CS6", "CS7", "CS8" };
 	unsigned int of = get32(d + 4), cf = get32(d + 8);
 
 	sbuf__printf(b, "{c_iflag=");
 	bits(b, tc_iflags, get32(d), "0");
 	/* the delay fields by value, then the flags */
-	sbuf__printf(b, ", c_oflag=NL%u|CR%u|", (of >> 8) & 1, (of >> 9) & 3);
+	sbuf__printf(b, ", c_oflag=");
+	tc_part(b, of & 0400, "NL%u", (of >> 8) & 1);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 03000, "CR%u", (of >> 9) & 3);
+	sbuf__printf(b, "|");
 	if (((of >> 11) & 3) == 3)
-		sbuf__printf(b, "XTABS");
+		tc_part(b, of & 014000, "XTABS");
 	else
-		sbuf__printf(b, "TAB%u", (of >> 11) & 3);
-	sbuf__printf(b, "|BS%u|VT%u|FF%u", (of >> 13) & 1, (of >> 14) & 1, (of >> 15) & 1);
+		tc_part(b, of & 014000, "TAB%u", (of >> 11) & 3);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 020000, "BS%u", (of >> 13) & 1);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 040000, "VT%u", (of >> 14) & 1);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 0100000, "FF%u", (of >> 15) & 1);
 	if (of & ~0177400U) {
 		sbuf__printf(b, "|");
 		bits(b, tc_oflags, of & ~0177400U, NULL);
 	}
 	sbuf__printf(b, ", c_cflag=");
-	print_baud(b, cf & 010017);
+	tc_part(b, cf & 010017, "%s", baud_name(cf & 010017));
 	if ((cf >> 16) & 010017) {
 		sbuf__printf(b, "|");
-		print_baud(b, (cf >> 16) & 010017);
-		sbuf__printf(b, "<<IBSHIFT");
+		tc_part(b, cf & 0x100f0000, "%s<<IBSHIFT", baud_name((cf >> 16) & 010017));
 	}
-	sbuf__printf(b, "|%s", csize[(cf >> 4) & 3]);
+	sbuf__printf(b, "|");
+	tc_part(b, cf & 060, "CS%u", 5 + ((cf >> 4) & 3));
 	if (cf & ~0x100f103fU) {
 		sbuf__printf(b, "|");
 		bits(b, tc_cflags, cf & ~0x100f103fU, NULL);

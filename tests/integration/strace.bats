@@ -671,8 +671,9 @@ structs_pair() {
 	grep -Eq '^ioctl\(4, TCGETS, \{c_iflag=ICRNL\|IXON, .*c_lflag=ISIG\|ICANON\|ECHO\|.*, \.\.\.\}\) = 0$' "$b"
 	# strace shows the length the program passed too: "[110 => 9]"; the rest is identical
 	diff <(grep -v '^recvfrom' "$a") <(grep -v '^recvfrom' "$b")
-	# the data of each element cut at -s (strace shows -s elements at most); -v: termios in full
-	for s in "-s 0" "-s 1" "-s 5" "-s 40" "-v"; do
+	# the data of each element cut at -s (strace shows -s elements at most); -v: termios in
+	# full; -X: the flags inside the structures too
+	for s in "-s 0" "-s 1" "-s 5" "-s 40" "-X raw" "-X verbose" "-v"; do
 		structs_pair $s
 		diff <(grep -v '^recvfrom' "$a") <(grep -v '^recvfrom' "$b") || { echo "$s"; false; }
 	done
