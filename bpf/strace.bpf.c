@@ -249,8 +249,11 @@ out:
 	if (__n && bpf_probe_read_user(dst, __n, (void *)(base)))	\
 		(dst)[0] = 0;						\
 } while (0)
-_Static_assert(STRACE_IOV_SLOT(1) == 160 && STRACE_IOV_SLOT(2) == 80 && STRACE_IOV_SLOT(4) == 40,
-	       "iov_slot() literals");
+_Static_assert(STRACE_IOV_SLOT(1, 0) == 160 && STRACE_IOV_SLOT(2, 0) == 80 &&
+	       STRACE_IOV_SLOT(4, 0) == 40 && STRACE_IOV_DATA(0) == 96, "iov_slot() literals");
+_Static_assert(STRACE_IOV_SLOT(1, 1) == 128 && STRACE_IOV_SLOT(2, 1) == 64 &&
+	       STRACE_IOV_SLOT(4, 1) == 32 && STRACE_IOV_DATA(1) == 128, "iov_slot() literals");
+_Static_assert(STRACE_IOV_NAME == 96 && STRACE_IOV_NAME_MAX == 32, "msg_name literals");
 
 struct iov64 {
 	__u64 base, len;
@@ -260,7 +263,7 @@ static __always_inline int copy_iov(char *dst, __u64 addr, __u64 cnt, __u64 tota
 {
 	struct iov64 v[4] = {};
 	__u32 *lens = (__u32 *)(dst + STRACE_IOV_LENS);
-	__u64 left = total;
+	__u64 left = total, name, n;
 	int k;
 
 	if (msg) {
@@ -268,6 +271,12 @@ static __always_inline int copy_iov(char *dst, __u64 addr, __u64 cnt, __u64 tota
 			return -14;
 		addr = *(__u64 *)(dst + 16);	/* msg_iov */
 		cnt = *(__u64 *)(dst + 24);	/* msg_iovlen */
+		/* msg_name, a sockaddr of msg_namelen (the result at exit) */
+		name = *(__u64 *)dst;
+		n = *(__u32 *)(dst + 8);
+		clamp_len(n, 32, 0x3f);	/* STRACE_IOV_NAME_MAX */
+		if (name && n && bpf_probe_read_user(dst + 96, n, (void *)name))
+			*(__u32 *)(dst + 8) = 0;
 	} else {
 		__builtin_memset(dst, 0, STRACE_IOV_MSGHDR);
 	}
@@ -282,18 +291,55 @@ static __always_inline int copy_iov(char *dst, __u64 addr, __u64 cnt, __u64 tota
 		if (k < 4)
 			v[k] = one;
 	}
-	if (cnt <= 1) {
-		iov_slot(dst + STRACE_IOV_DATA, v[0].base, v[0].len, left, 160);
+	if (msg && cnt <= 1) {
+		iov_slot(dst + 128, v[0].base, v[0].len, left, 128);
+	} else if (msg && cnt == 2) {
+		iov_slot(dst + 128, v[0].base, v[0].len, left, 64);
+		iov_slot(dst + 128 + 64, v[1].base, v[1].len, left, 64);
+	} else if (msg) {
+		iov_slot(dst + 128, v[0].base, v[0].len, left, 32);
+		iov_slot(dst + 128 + 32, v[1].base, v[1].len, left, 32);
+		iov_slot(dst + 128 + 64, v[2].base, v[2].len, left, 32);
+		iov_slot(dst + 128 + 96, v[3].base, v[3].len, left, 32);
+	} else if (cnt <= 1) {
+		iov_slot(dst + 96, v[0].base, v[0].len, left, 160);
 	} else if (cnt == 2) {
-		iov_slot(dst + STRACE_IOV_DATA, v[0].base, v[0].len, left, 80);
-		iov_slot(dst + STRACE_IOV_DATA + 80, v[1].base, v[1].len, left, 80);
+		iov_slot(dst + 96, v[0].base, v[0].len, left, 80);
+		iov_slot(dst + 96 + 80, v[1].base, v[1].len, left, 80);
 	} else {
-		iov_slot(dst + STRACE_IOV_DATA, v[0].base, v[0].len, left, 40);
-		iov_slot(dst + STRACE_IOV_DATA + 40, v[1].base, v[1].len, left, 40);
-		iov_slot(dst + STRACE_IOV_DATA + 80, v[2].base, v[2].len, left, 40);
-		iov_slot(dst + STRACE_IOV_DATA + 120, v[3].base, v[3].len, left, 40);
+		iov_slot(dst + 96, v[0].base, v[0].len, left, 40);
+		iov_slot(dst + 96 + 40, v[1].base, v[1].len, left, 40);
+		iov_slot(dst + 96 + 80, v[2].base, v[2].len, left, 40);
+		iov_slot(dst + 96 + 120, v[3].base, v[3].len, left, 40);
 	}
 	return STRACE_STR_MAX;
+}
+
+/*
+ * A whole call's value-result length (recvfrom's addrlen, getsockopt's
+ * optlen, recvmsg's msg_namelen) as the call begins: strace shows
+ * "[128 => 16]" when the call changed it.
+ */
+static __always_inline void save_vres(struct strace_task *t, struct pt_regs *regs, bool ia32,
+				      __u64 cap)
+{
+	__u64 args[6], p;
+	__u32 len = 0;
+
+	if (read_args(regs, ia32, args))
+		return;
+	p = arg_at(args, STRACE_CAP_VRES(cap) - 1);
+	if (cap & STRACE_CAP_VRES_MSG) {	/* msg_name, msg_namelen */
+		struct { __u64 name; __u32 len; } m;
+
+		if (bpf_probe_read_user(&m, sizeof(m), (void *)p) || !m.name)
+			return;
+		len = m.len;
+	} else if (!p || bpf_probe_read_user(&len, sizeof(len), (void *)p)) {
+		return;
+	}
+	t->outbuf = len;
+	t->flags |= TASK_VRES;
 }
 
 static __always_inline int handle_enter(struct pt_regs *regs, long id)
@@ -347,7 +393,7 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		if (s)
 			s->calls++;
 	}
-	t->flags &= ~TASK_WHOLE;
+	t->flags &= ~(TASK_WHOLE | TASK_VRES);
 	if (!cfg_trace)
 		return 0;
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
@@ -364,6 +410,8 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 			t->retry_arg = in;	/* fetched from the registers at exit */
 		else
 			t->retry_arg = 0;
+		if (STRACE_CAP_VRES(cap))
+			save_vres(t, regs, ia32, cap);
 		return 0;
 	}
 
@@ -475,6 +523,9 @@ static __always_inline int fill_exit(struct strace_exit *e, struct pt_regs *regs
 	e->cap_len = 0;
 	e->cap_arg = 0xff;
 	e->cap_str = 0;
+	e->in_len = 0;
+	if (whole && (t->flags & TASK_VRES))
+		e->in_len = t->outbuf < 0xffff ? t->outbuf + 1 : 0;
 	if (dirents) {
 		/* getdents: strace's entry count, from each record's d_reclen */
 		e->cap_len = count_dirents(*outbuf, ret);

@@ -44,6 +44,9 @@
 #define STRACE_CAP_IOV_MSG	(1ULL << 55)	/* the iovecs of a msghdr */
 #define STRACE_CAP_IOV_EXIT	(1ULL << 56)	/* their data at exit (readv, recvmsg) */
 #define STRACE_CAP_OADDR	(1ULL << 57)	/* recvfrom: and the source address (below) */
+/* a value-result length read at entry: *argument, or a msghdr argument's msg_namelen */
+#define STRACE_CAP_VRES(m)	(((m) >> 58) & 7)
+#define STRACE_CAP_VRES_MSG	(1ULL << 61)
 #define STRACE_DIRENTS_MAX	256
 #define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
 /* what makes an entry event carry copies */
@@ -52,15 +55,18 @@
 /*
  * An iovec block (writev's at entry, readv's at exit; sendmsg's and
  * recvmsg's with their msghdr): the msghdr (zeros for an iovec array),
- * the iov_len of the first STRACE_IOV_MAX elements (u32, clamped), and the
- * data of the first 1, 2 or 4 of them in equal slots.
+ * the iov_len of the first STRACE_IOV_MAX elements (u32, clamped), a
+ * msghdr's msg_name (up to STRACE_IOV_NAME_MAX bytes), and the data of the
+ * first 1, 2 or 4 elements in equal slots.
  */
 #define STRACE_IOV_MSGHDR	56
 #define STRACE_IOV_LENS		64
 #define STRACE_IOV_MAX		8
-#define STRACE_IOV_DATA		96
+#define STRACE_IOV_NAME		96
+#define STRACE_IOV_NAME_MAX	32
+#define STRACE_IOV_DATA(msg)	((msg) ? STRACE_IOV_NAME + STRACE_IOV_NAME_MAX : STRACE_IOV_NAME)
 #define STRACE_IOV_SLOTS(n)	((n) <= 1 ? 1 : (n) <= 2 ? 2 : 4)
-#define STRACE_IOV_SLOT(n)	((STRACE_STR_MAX - STRACE_IOV_DATA) / STRACE_IOV_SLOTS(n))
+#define STRACE_IOV_SLOT(n, msg)	((STRACE_STR_MAX - STRACE_IOV_DATA(msg)) / STRACE_IOV_SLOTS(n))
 #define STRACE_CAP_IOV_BLOCK	3		/* cap_str of an exit with an iovec block */
 /*
  * recvfrom with a source address: the data (cap_len bytes, at most
@@ -87,6 +93,7 @@ enum strace_task_flags {
 	TASK_WAIT_EXEC	= 1 << 0,	/* command mode: show nothing before execve */
 	TASK_RETRY_STR	= 1 << 1,	/* outbuf: a string to copy again at exit */
 	TASK_WHOLE	= 1 << 2,	/* no entry event: send EV_CALL at exit */
+	TASK_VRES	= 1 << 3,	/* whole: outbuf holds a value-result length at entry */
 };
 
 struct strace_task {
@@ -154,7 +161,8 @@ struct strace_exit {
 	__u8 cap_arg;			/* argument index of cap; 0xff: none */
 	__u8 cap_str;			/* cap is a string copied again (the entry's
 					 * copy failed: its page was not in memory) */
-	__u8 pad[2];
+	__u16 in_len;			/* EV_CALL: a value-result length as the call
+					 * began (recvfrom, recvmsg, getsockopt), +1; 0 none */
 	char cap[STRACE_STR_MAX];
 };
 #define STRACE_EXIT_SMALL	(sizeof(struct strace_exit) - STRACE_STR_MAX)

@@ -496,6 +496,13 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
 				m |= (unsigned long long)(i + 1) << 52 |
 				     (strchr("{}", in->args[i]) ? SYSDECODE_CAP_IOV_MSG : 0) |
 				     (strchr("]}", in->args[i]) ? SYSDECODE_CAP_IOV_EXIT : 0);
+			if (in->args[i] == '}' && !SYSDECODE_CAP_VRES(m))	/* msg_namelen */
+				m |= (unsigned long long)(i + 1) << 58 | SYSDECODE_CAP_VRES_MSG;
+			break;
+		case '>':	/* recvfrom's addrlen, getsockopt's optlen */
+		case '!':
+			if (!SYSDECODE_CAP_VRES(m))
+				m |= (unsigned long long)(i + 1) << 58;
 			break;
 		case 'G':
 			if (!SYSDECODE_CAP_IN(m))
@@ -1522,9 +1529,10 @@ static void print_clone_args(struct sbuf *b, const char *d, int len)
  * data up to what the call moved (total; < 0: all of it), cut at -s.
  */
 static void print_iov(struct sbuf *b, const struct sysdecode_opts *o, const char *blk,
-		      unsigned long long cnt, long long total)
+		      unsigned long long cnt, long long total, bool msg)
 {
-	int slots = STRACE_IOV_SLOTS(cnt), slot = STRACE_IOV_SLOT(cnt);
+	int slots = STRACE_IOV_SLOTS(cnt), slot = STRACE_IOV_SLOT(cnt, msg);
+	const char *data = blk + STRACE_IOV_DATA(msg);
 	unsigned long long left = total < 0 ? ~0ULL : (unsigned long long)total;
 	unsigned long long k;
 
@@ -1543,7 +1551,7 @@ static void print_iov(struct sbuf *b, const struct sysdecode_opts *o, const char
 		sbuf__printf(b, "%s{iov_base=", k ? ", " : "");
 		if (have > (size_t)o->strsize)
 			have = o->strsize;
-		sysdecode__quote(b, blk + STRACE_IOV_DATA + k * slot, have, o->strsize, n > have);
+		sysdecode__quote(b, data + k * slot, have, o->strsize, n > have);
 		sbuf__printf(b, ", iov_len=%llu}", len);
 	}
 	sbuf__printf(b, "]");
@@ -1556,26 +1564,42 @@ void sysdecode__iov(struct sbuf *b, const struct sysdecode_opts *o, const char *
 		sbuf__printf(b, "%#llx", cnt);
 		return;
 	}
-	print_iov(b, o, blk, cnt, total);
+	print_iov(b, o, blk, cnt, total, false);
+}
+
+void sysdecode__vres(struct sbuf *b, long long in, unsigned int out)
+{
+	if (in >= 0 && in != out)
+		sbuf__printf(b, "[%lld => %u]", in, out);
+	else
+		sbuf__printf(b, "[%u]", out);
 }
 
 void sysdecode__msghdr(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
-		       long long total)
+		       long long total, int in_namelen)
 {
 	unsigned long long name = get64(blk), ctl = get64(blk + 32), iov = get64(blk + 16);
 	unsigned long long cnt = get64(blk + 24);
+	unsigned int namelen = get32(blk + 8);
 
 	if (len < STRACE_STR_MAX)
 		return;
-	if (name)
-		sbuf__printf(b, "{msg_name=%#llx", name);
-	else
+	if (!name) {
 		sbuf__printf(b, "{msg_name=NULL");
-	sbuf__printf(b, ", msg_namelen=%u, msg_iov=", get32(blk + 8));
+	} else if (namelen && namelen <= STRACE_IOV_NAME_MAX) {
+		sbuf__printf(b, "{msg_name=");
+		print_sockaddr(b, blk + STRACE_IOV_NAME, namelen);
+	} else {	/* longer than copied (a unix path): its address */
+		sbuf__printf(b, "{msg_name=%#llx", name);
+	}
+	sbuf__printf(b, ", msg_namelen=");
+	if (name && in_namelen >= 0 && (unsigned int)in_namelen != namelen)
+		sbuf__printf(b, "%d => ", in_namelen);
+	sbuf__printf(b, "%u, msg_iov=", namelen);
 	if (!iov)
 		sbuf__printf(b, "NULL");
 	else
-		print_iov(b, o, blk, cnt, total);
+		print_iov(b, o, blk, cnt, total, true);
 	sbuf__printf(b, ", msg_iovlen=%llu", cnt);
 	if (ctl)
 		sbuf__printf(b, ", msg_control=%#llx", ctl);

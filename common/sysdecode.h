@@ -103,6 +103,8 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in);
 #define SYSDECODE_CAP_IOV_MSG	(1ULL << 55)
 #define SYSDECODE_CAP_IOV_EXIT	(1ULL << 56)
 #define SYSDECODE_CAP_OADDR	(1ULL << 57)	/* recvfrom's source address at exit */
+#define SYSDECODE_CAP_VRES(m)	(((m) >> 58) & 7)	/* a value-result length at entry */
+#define SYSDECODE_CAP_VRES_MSG	(1ULL << 61)	/* that of a msghdr's msg_name */
 /* Bytes copied of a structure kind (above); 0: not a structure. */
 int sysdecode__struct_size(char kind);
 /* Is kind an output structure? */
@@ -173,7 +175,9 @@ void sysdecode__epoll_events(struct sbuf *b, const struct sysdecode_opts *o, con
 void sysdecode__iov(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
 		    unsigned long long cnt, long long total);
 void sysdecode__msghdr(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
-		       long long total);
+		       long long total, int in_namelen);
+/* A value-result length: "[16]", or "[128 => 16]" when the call changed it (in < 0: unknown). */
+void sysdecode__vres(struct sbuf *b, long long in, unsigned int out);
 /* poll's " ([{fd=3, revents=POLLIN}])" after its return value; " (Timeout)" at 0. */
 void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret);
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = ?", " = 0x7f..." */

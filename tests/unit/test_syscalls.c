@@ -421,8 +421,8 @@ static void test_struct_arrays(void **state)
 	(void)state;
 	/* writev: three elements, the data of each in its slot (strace.h) */
 	memcpy(blk + STRACE_IOV_LENS, lens, sizeof(lens));
-	memcpy(blk + STRACE_IOV_DATA, "hello ", 6);
-	memcpy(blk + STRACE_IOV_DATA + STRACE_IOV_SLOT(3), long_part, STRACE_IOV_SLOT(3));
+	memcpy(blk + STRACE_IOV_DATA(0), "hello ", 6);
+	memcpy(blk + STRACE_IOV_DATA(0) + STRACE_IOV_SLOT(3, 0), long_part, STRACE_IOV_SLOT(3, 0));
 	sysdecode__iov(&b, &o, blk, sizeof(blk), 3, -1);
 	assert_string_equal(b.p, "[{iov_base=\"hello \", iov_len=6}, "
 			    "{iov_base=\"vectored world, this part is lon\"..., iov_len=59}, "
@@ -443,7 +443,8 @@ static void test_struct_arrays(void **state)
 	sysdecode__iov(&b, &o, blk, sizeof(blk), 6, -1);
 	assert_string_equal(b.p + b.len - 6, ", ...]");
 
-	/* a msghdr: its iovecs from the same block */
+	/* a msghdr: its iovecs from the same block, its data after msg_name */
+	memset(blk, 0, sizeof(blk));
 	v = 0x7ffd1000;
 	memcpy(blk + 16, &v, 8);	/* msg_iov */
 	v = 2;
@@ -453,12 +454,42 @@ static void test_struct_arrays(void **state)
 	lens[0] = 6;
 	lens[1] = 3;
 	memcpy(blk + STRACE_IOV_LENS, lens, 8);
-	memcpy(blk + STRACE_IOV_DATA + STRACE_IOV_SLOT(2), "abc", 3);
+	memcpy(blk + STRACE_IOV_DATA(1), "hello ", 6);
+	memcpy(blk + STRACE_IOV_DATA(1) + STRACE_IOV_SLOT(2, 1), "abc", 3);
 	sbuf__reset(&b);
-	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, -1);
 	assert_string_equal(b.p, "{msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"hello \", iov_len=6}, "
 			    "{iov_base=\"abc\", iov_len=3}], msg_iovlen=2, msg_controllen=0, "
 			    "msg_flags=MSG_TRUNC}");
+	/* with a name: netlink's, copied after the lengths */
+	v = 0x7ffd2000;
+	memcpy(blk, &v, 8);
+	u = 12;
+	memcpy(blk + 8, &u, 4);
+	blk[STRACE_IOV_NAME] = AF_NETLINK;
+	sbuf__reset(&b);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, -1);
+	assert_true(!strncmp(b.p, "{msg_name={sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, "
+			     "msg_namelen=12, msg_iov=[{iov_base=\"hello \"", 103));
+	/* recvmsg: the name's length as given, and as the call left it */
+	sbuf__reset(&b);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, 128);
+	assert_non_null(strstr(b.p, ", msg_namelen=128 => 12, msg_iov="));
+	sbuf__reset(&b);
+	sysdecode__vres(&b, 110, 9);
+	assert_string_equal(b.p, "[110 => 9]");
+	sbuf__reset(&b);
+	sysdecode__vres(&b, 4, 4);
+	assert_string_equal(b.p, "[4]");
+	sbuf__reset(&b);
+	sysdecode__vres(&b, -1, 16);
+	assert_string_equal(b.p, "[16]");
+	/* a name longer than copied: its address */
+	u = 110;
+	memcpy(blk + 8, &u, 4);
+	sbuf__reset(&b);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, -1);
+	assert_true(!strncmp(b.p, "{msg_name=0x7ffd2000, msg_namelen=110, ", 39));
 
 	/* epoll_event: packed, 12 bytes */
 	u = 0x80000001;			/* EPOLLIN|EPOLLET */

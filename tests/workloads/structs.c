@@ -112,8 +112,15 @@ static void sock(void)
 	len = sizeof(val);
 	check(getsockopt(v, SOL_SOCKET, SO_TYPE, &val, &len), "getsockopt");
 	check(getsockopt(v, SOL_SOCKET, SO_ERROR, &val, &len), "getsockopt");
+	len = 16;	/* more than the value: the call says 4 */
+	check(getsockopt(v, SOL_SOCKET, SO_TYPE, &val, &len), "getsockopt");
 	check(sendto(v, "datagram", 8, 0, (struct sockaddr *)&a, alen), "sendto");
 	check(recvfrom(u, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen), "recvfrom");
+	/* the same with msghdr: a named datagram, its source name received */
+	check(sendmsg(v, &(struct msghdr){ .msg_name = &a, .msg_namelen = alen,
+			.msg_iov = &(struct iovec){ "named", 5 }, .msg_iovlen = 1 }, 0), "sendmsg");
+	check(recvmsg(u, &(struct msghdr){ .msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_iov = &(struct iovec){ buf, sizeof(buf) }, .msg_iovlen = 1 }, 0), "recvmsg");
 	close(u);
 	close(v);
 	unlink(a.sun_path);

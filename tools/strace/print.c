@@ -383,7 +383,7 @@ static bool struct_kind(struct sbuf *arg, const struct sysdecode_opts *o, char k
 		if (kind == '[')
 			sysdecode__iov(arg, o, cap->data, cap->len, next, -1);
 		else
-			sysdecode__msghdr(arg, o, cap->data, cap->len, -1);
+			sysdecode__msghdr(arg, o, cap->data, cap->len, -1, -1);
 		return true;
 	case ']':
 	case '}':
@@ -392,7 +392,7 @@ static bool struct_kind(struct sbuf *arg, const struct sysdecode_opts *o, char k
 		if (kind == ']')
 			sysdecode__iov(arg, o, x->cap, x->cap_len, next, x->ret);
 		else
-			sysdecode__msghdr(arg, o, x->cap, x->cap_len, x->ret);
+			sysdecode__msghdr(arg, o, x->cap, x->cap_len, x->ret, x->in_len - 1);
 		return true;
 	case '^':
 		if (!v || !ok || x->cap_str || (x->ret && x->cap_len <= 0))
@@ -405,7 +405,7 @@ static bool struct_kind(struct sbuf *arg, const struct sysdecode_opts *o, char k
 			break;
 		memcpy(&len, x->cap, 4);
 		if (kind == '!')
-			sbuf__printf(arg, "[%u]", len);
+			sysdecode__vres(arg, x->in_len - 1, len);
 		else if (len == 4 && x->cap_len >= 8)
 			sbuf__printf(arg, "[%d]", *(const int *)(x->cap + 4));
 		else
@@ -417,7 +417,7 @@ static bool struct_kind(struct sbuf *arg, const struct sysdecode_opts *o, char k
 			break;
 		memcpy(&len, x->cap + STRACE_ADDR_OFF, 4);
 		if (kind == '>')
-			sbuf__printf(arg, "[%u]", len);
+			sysdecode__vres(arg, x->in_len - 1, len);
 		else if (len)
 			sysdecode__arg(arg, o, 'G', v, &(struct sysdecode_cap){
 				.data = x->cap + STRACE_ADDR_OFF + 4, .valid = true,
