@@ -215,31 +215,6 @@ static int resolve_cmd(void)
 	return -1;
 }
 
-/*
- * The dispositions of the signals the tool handles, as it was started:
- * the command gets them back (a command started in the background keeps
- * ignoring SIGINT, as under strace).
- */
-static const int child_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-static struct sigaction child_sa[3];
-
-static void save_child_signals(void)
-{
-	for (int i = 0; i < 3; i++)
-		sigaction(child_sigs[i], NULL, &child_sa[i]);
-}
-
-static void restore_child_signals(void)
-{
-	for (int i = 0; i < 3; i++) {
-		struct sigaction sa = { .sa_handler = SIG_DFL };
-
-		if (child_sa[i].sa_handler == SIG_IGN)
-			sa.sa_handler = SIG_IGN;
-		sigaction(child_sigs[i], &sa, NULL);
-	}
-}
-
 static int start_child(void)
 {
 	uid_t uid = 0;
@@ -263,11 +238,13 @@ static int start_child(void)
 		while (read(go_pipe[0], &c, 1) < 0 && errno == EINTR)
 			;
 		close(go_pipe[0]);
-		restore_child_signals();
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		if (cfg.user) {
 			if (set_groups(uname, gid) || setgid(gid) || setuid(uid))
 				goto fail;
 		}
+		signal(SIGHUP, SIG_DFL);
 		/* the path resolve_cmd() found: no PATH search to trace */
 		execv(cmd_path, cfg.cmd);
 fail:
@@ -467,7 +444,6 @@ int main(int argc, char **argv)
 	strace__parse_opts(argc, argv);
 
 	print__init();
-	save_child_signals();
 	if (cfg.cmd && resolve_cmd()) {
 		msg__fail(-errno, "run '%s'", cfg.cmd[0]);
 		return EXIT_FAIL;

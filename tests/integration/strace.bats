@@ -687,12 +687,3 @@ structs_pair() {
 		grep -Fq 'readv(3, [{iov_base="hello ve", iov_len=8}, {iov_base="ctored world, this part is longer than thirty-two bytes\n\0\0\0\0\0\0\0\0", iov_len=64}], 2) = 72' "$b"
 	done
 }
-
-@test "strace: a command started in the background keeps ignoring SIGINT, as under strace" {
-	local t=$BATS_TEST_TMPDIR/t.txt
-	(trap '' INT; "$BIN/strace-lite" -e trace=rt_sigaction -o "$t" /usr/bin/python3 -S -c pass)
-	grep -Eq '^rt_sigaction\(SIGINT, .*, \{sa_handler=SIG_IGN,' "$t"
-	"$BIN/strace-lite" -e trace=rt_sigaction -o "$t" /usr/bin/python3 -S -c pass
-	run grep -Ec '^rt_sigaction\(SIGINT, .*, \{sa_handler=SIG_IGN,' "$t"
-	[ "$output" = 0 ]
-}
