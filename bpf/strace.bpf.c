@@ -232,12 +232,6 @@ out:
 	e->cap_len[k & 1] = n;
 }
 
-/*
- * An iovec block (strace.h): iov_len of the first elements, then the data
- * of the first 1, 2 or 4 of them, up to total bytes in all (what readv
- * returned; writev's whole lengths), each copy clamped to its slot on
- * the register that makes it. msg: addr is a msghdr, copied first.
- */
 /* one element's data: n bytes (the slot, a literal, bounds them on the copy's register) */
 #define iov_slot(dst, base, len, left, slot) do {				\
 	__u64 __n = (len) < (left) ? (len) : (left);				\
@@ -259,6 +253,13 @@ struct iov64 {
 	__u64 base, len;
 };
 
+/*
+ * An iovec block (strace.h): iov_len of the first elements, then the data
+ * of the first 1, 2 or 4 of them, up to total bytes in all (what readv
+ * returned; writev's whole lengths), each copy clamped to its slot on
+ * the register that makes it. msg: addr is a msghdr, copied first, and
+ * its msg_name after the lengths.
+ */
 static __always_inline int copy_iov(char *dst, __u64 addr, __u64 cnt, __u64 total, bool msg)
 {
 	struct iov64 v[4] = {};
