@@ -234,6 +234,117 @@ out:
 	e->cap_len[k & 1] = n;
 }
 
+/* one element's data: n bytes (the slot, a literal, bounds them on the copy's register) */
+#define iov_slot(dst, base, len, left, slot) do {				\
+	__u64 __n = (len) < (left) ? (len) : (left);				\
+									\
+	(left) -= __n;							\
+	if (__n > slot)							\
+		__n = slot;						\
+	clamp_len(__n, slot, 0xff);					\
+	if (__n && bpf_probe_read_user(dst, __n, (void *)(base)))	\
+		(dst)[0] = 0;						\
+} while (0)
+_Static_assert(STRACE_IOV_SLOT(1, 0) == 160 && STRACE_IOV_SLOT(2, 0) == 80 &&
+	       STRACE_IOV_SLOT(4, 0) == 40 && STRACE_IOV_DATA(0) == 96, "iov_slot() literals");
+_Static_assert(STRACE_IOV_SLOT(1, 1) == 128 && STRACE_IOV_SLOT(2, 1) == 64 &&
+	       STRACE_IOV_SLOT(4, 1) == 32 && STRACE_IOV_DATA(1) == 128, "iov_slot() literals");
+_Static_assert(STRACE_IOV_NAME == 96 && STRACE_IOV_NAME_MAX == 32, "msg_name literals");
+
+struct iov64 {
+	__u64 base, len;
+};
+
+/*
+ * An iovec block (strace.h): iov_len of the first elements, then the data
+ * of the first 1, 2 or 4 of them, up to total bytes in all (what readv
+ * returned; writev's whole lengths), each copy clamped to its slot on
+ * the register that makes it. msg: addr is a msghdr, copied first, and
+ * its msg_name after the lengths.
+ */
+static __always_inline int copy_iov(char *dst, __u64 addr, __u64 cnt, __u64 total, bool msg)
+{
+	struct iov64 v[4] = {};
+	__u32 *lens = (__u32 *)(dst + STRACE_IOV_LENS);
+	__u64 left = total, name, n;
+	int k;
+
+	if (msg) {
+		if (bpf_probe_read_user(dst, STRACE_IOV_MSGHDR, (void *)addr))
+			return -14;
+		addr = *(__u64 *)(dst + 16);	/* msg_iov */
+		cnt = *(__u64 *)(dst + 24);	/* msg_iovlen */
+		/* msg_name, a sockaddr of msg_namelen (the result at exit) */
+		name = *(__u64 *)dst;
+		n = *(__u32 *)(dst + 8);
+		clamp_len(n, 32, 0x3f);	/* STRACE_IOV_NAME_MAX */
+		if (name && n && bpf_probe_read_user(dst + 96, n, (void *)name))
+			*(__u32 *)(dst + 8) = 0;
+	} else {
+		__builtin_memset(dst, 0, STRACE_IOV_MSGHDR);
+	}
+#pragma unroll
+	for (k = 0; k < STRACE_IOV_MAX; k++) {
+		struct iov64 one;
+
+		lens[k] = 0;
+		if (k >= cnt || bpf_probe_read_user(&one, sizeof(one), (void *)(addr + k * 16)))
+			continue;
+		lens[k] = one.len > 0xffffffffULL ? 0xffffffffU : one.len;
+		if (k < 4)
+			v[k] = one;
+	}
+	if (msg && cnt <= 1) {
+		iov_slot(dst + 128, v[0].base, v[0].len, left, 128);
+	} else if (msg && cnt == 2) {
+		iov_slot(dst + 128, v[0].base, v[0].len, left, 64);
+		iov_slot(dst + 128 + 64, v[1].base, v[1].len, left, 64);
+	} else if (msg) {
+		iov_slot(dst + 128, v[0].base, v[0].len, left, 32);
+		iov_slot(dst + 128 + 32, v[1].base, v[1].len, left, 32);
+		iov_slot(dst + 128 + 64, v[2].base, v[2].len, left, 32);
+		iov_slot(dst + 128 + 96, v[3].base, v[3].len, left, 32);
+	} else if (cnt <= 1) {
+		iov_slot(dst + 96, v[0].base, v[0].len, left, 160);
+	} else if (cnt == 2) {
+		iov_slot(dst + 96, v[0].base, v[0].len, left, 80);
+		iov_slot(dst + 96 + 80, v[1].base, v[1].len, left, 80);
+	} else {
+		iov_slot(dst + 96, v[0].base, v[0].len, left, 40);
+		iov_slot(dst + 96 + 40, v[1].base, v[1].len, left, 40);
+		iov_slot(dst + 96 + 80, v[2].base, v[2].len, left, 40);
+		iov_slot(dst + 96 + 120, v[3].base, v[3].len, left, 40);
+	}
+	return STRACE_STR_MAX;
+}
+
+/*
+ * A whole call's value-result length (recvfrom's addrlen, getsockopt's
+ * optlen, recvmsg's msg_namelen) as the call begins: strace shows
+ * "[128 => 16]" when the call changed it.
+ */
+static __always_inline void save_vres(struct strace_task *t, struct pt_regs *regs, bool ia32,
+				      __u64 cap)
+{
+	__u64 args[6], p;
+	__u32 len = 0;
+
+	if (read_args(regs, ia32, args))
+		return;
+	p = arg_at(args, STRACE_CAP_VRES(cap) - 1);
+	if (cap & STRACE_CAP_VRES_MSG) {	/* msg_name, msg_namelen */
+		struct { __u64 name; __u32 len; } m;
+
+		if (bpf_probe_read_user(&m, sizeof(m), (void *)p) || !m.name)
+			return;
+		len = m.len;
+	} else if (!p || bpf_probe_read_user(&len, sizeof(len), (void *)p)) {
+		return;
+	}
+	t->outbuf = len;
+	t->flags |= TASK_VRES;
+}
+
 static __always_inline int handle_enter(struct pt_regs *regs, long id)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid();
@@ -286,20 +397,25 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		if (s)
 			s->calls++;
 	}
-	t->flags &= ~TASK_WHOLE;
+	t->flags &= ~(TASK_WHOLE | TASK_VRES);
 	if (!cfg_trace)
 		return 0;
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	/* strings, an input buffer or structure, or argv to copy */
-	big = cap & STRACE_CAP_AT_ENTRY;
+	big = (cap & STRACE_CAP_AT_ENTRY) ||
+	      (STRACE_CAP_IOV(cap) && !(cap & STRACE_CAP_IOV_EXIT));
 	if (!big && !is_noreturn(slot)) {
 		/* nothing to copy now: one event at exit does it all */
 		t->flags |= TASK_WHOLE;
 		in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
+		if (cap & STRACE_CAP_IOV_EXIT)
+			in = STRACE_CAP_IOV(cap);
 		if (in && in <= 6)
 			t->retry_arg = in;	/* fetched from the registers at exit */
 		else
 			t->retry_arg = 0;
+		if (STRACE_CAP_VRES(cap))
+			save_vres(t, regs, ia32, cap);
 		return 0;
 	}
 
@@ -354,6 +470,15 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 			copy_buf(e, k, arg_at(e->args, in - 1), STRACE_CAP_ISIZE(cap), STRACE_STR_MAX);
 			k++;
 		}
+		/* writev's, sendmsg's data (strace.h: an iovec block) */
+		in = STRACE_CAP_IOV(cap);
+		if (in && in < 6 && !(cap & STRACE_CAP_IOV_EXIT) && k < STRACE_CAPS) {
+			e->cap_arg[k & 1] = in - 1;
+			e->cap_len[k & 1] = copy_iov(k ? e->cap[1] : e->cap[0], arg_at(e->args, in - 1),
+						     arg_at(e->args, in), ~0ULL,
+						     cap & STRACE_CAP_IOV_MSG);
+			k++;
+		}
 	}
 	in = STRACE_CAP_ARGV(cap);
 	if (big && in && in <= 6 && k < STRACE_CAPS)
@@ -402,6 +527,9 @@ static __always_inline int fill_exit(struct strace_exit *e, struct pt_regs *regs
 	e->cap_len = 0;
 	e->cap_arg = 0xff;
 	e->cap_str = 0;
+	e->in_len = 0;
+	if (whole && (t->flags & TASK_VRES))
+		e->in_len = t->outbuf < 0xffff ? t->outbuf + 1 : 0;
 	if (dirents) {
 		/* getdents: strace's entry count, from each record's d_reclen */
 		e->cap_len = count_dirents(*outbuf, ret);
@@ -417,7 +545,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	struct strace_task *t;
 	struct strace_exit *e;
 	__u64 n, osize, cap;
-	bool dirents, poll;
+	bool dirents, poll, iov, olen, oaddr;
 	bool failed, big, retry, whole, tiny;
 
 	t = bpf_map_lookup_elem(&traced, &tid);
@@ -462,8 +590,14 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && !retry && ret >= 0;
 	/* poll: fd, events and revents, nfds of them, in the array at exit */
 	poll = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_POLL) && !retry && ret >= 0;
+	/* readv, recvmsg: the iovec block; getsockopt: the length, then the value */
+	iov = (cap & STRACE_CAP_IOV_EXIT) && whole && !retry && ret >= 0;
+	olen = (cap & STRACE_CAP_OLEN) && whole && !retry && ret >= 0;
+	oaddr = (cap & STRACE_CAP_OADDR) && whole && !retry && ret > 0;
 	if (dirents)
 		big = false;
+	else if (iov || olen)
+		big = ai < 6;
 	else if (poll)
 		big = whole ? ai < 6 : outbuf != 0;
 	else if (whole)
@@ -471,13 +605,15 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	else
 		big = outbuf && (ret > 0 || retry || (osize && ret == 0));
 	/* a short output (a 1-byte read) goes in a short record */
-	if (osize && !retry)
+	if (osize && !retry && (cap & STRACE_CAP_OARRAY))	/* epoll_wait: ret elements */
+		n = ret > 0 ? ((__u64)ret * osize < STRACE_STR_MAX ? ret * osize : STRACE_STR_MAX) : 0;
+	else if (osize && !retry)
 		n = osize;
 	else if (ret > 0)
 		n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
 	else	/* nothing to copy; and no negative length for older verifiers */
 		n = 0;
-	tiny = big && !retry && !poll && n <= STRACE_CAP_TINY;
+	tiny = big && !retry && !poll && !iov && !olen && !oaddr && n <= STRACE_CAP_TINY;
 	/*
 	 * Each record size has its own branch, reservation to submission: an
 	 * older verifier does not relate a size chosen in one branch to a copy
@@ -502,7 +638,34 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
-		if (poll) {
+		if (iov) {
+			e->cap_arg = ai;
+			e->cap_str = STRACE_CAP_IOV_BLOCK;
+			e->cap_len = copy_iov(e->cap, outbuf, arg_at(e->args, ai + 1), ret,
+					      cap & STRACE_CAP_IOV_MSG);
+		} else if (oaddr && e->args[4]) {
+			__u32 len = 0;
+
+			_Static_assert(STRACE_ADDR_DATA == 128 && STRACE_ADDR_MAX == 110, "literals");
+			clamp_len(n, 128, 0x1ff);	/* STRACE_ADDR_DATA */
+			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
+			e->cap_str = STRACE_CAP_ADDR;
+			bpf_probe_read_user(&len, sizeof(len), (void *)e->args[5]);
+			*(__u32 *)(e->cap + STRACE_ADDR_OFF) = len;
+			n = len;
+			clamp_len(n, 110, 0x7f);	/* STRACE_ADDR_MAX */
+			if (bpf_probe_read_user(e->cap + STRACE_ADDR_OFF + 4, n, (void *)e->args[4]))
+				*(__u32 *)(e->cap + STRACE_ADDR_OFF) = 0;
+		} else if (olen) {
+			__u32 len = 0;
+
+			/* the length the call left, then that much of the value */
+			bpf_probe_read_user(&len, sizeof(len), (void *)arg_at(e->args, ai + 1));
+			n = len < osize ? len : osize;
+			clamp_len(n, 252, 0x1ff);
+			*(__u32 *)e->cap = len;
+			e->cap_len = bpf_probe_read_user(e->cap + 4, n, (void *)outbuf) ? -14 : (int)n + 4;
+		} else if (poll) {
 			/* nfds is the next argument: whole calls only (nothing at entry) */
 			n = whole ? arg_at(e->args, ai + 1) * 8 : 0;
 			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */

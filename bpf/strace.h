@@ -38,10 +38,45 @@
 #define STRACE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
 #define STRACE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
 #define STRACE_CAP_POLL		(1ULL << 49)	/* the output structure: pollfd[next argument] */
+#define STRACE_CAP_OARRAY	(1ULL << 50)	/* the output structure: ret elements of OSIZE */
+#define STRACE_CAP_OLEN		(1ULL << 51)	/* the output structure: its length in *next arg */
+#define STRACE_CAP_IOV(m)	(((m) >> 52) & 7)	/* iovec[next argument] or msghdr */
+#define STRACE_CAP_IOV_MSG	(1ULL << 55)	/* the iovecs of a msghdr */
+#define STRACE_CAP_IOV_EXIT	(1ULL << 56)	/* their data at exit (readv, recvmsg) */
+#define STRACE_CAP_OADDR	(1ULL << 57)	/* recvfrom: and the source address (below) */
+/* a value-result length read at entry: *argument, or a msghdr argument's msg_namelen */
+#define STRACE_CAP_VRES(m)	(((m) >> 58) & 7)
+#define STRACE_CAP_VRES_MSG	(1ULL << 61)
 #define STRACE_DIRENTS_MAX	256
 #define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
 /* what makes an entry event carry copies */
 #define STRACE_CAP_AT_ENTRY	0x7f0fffULL
+
+/*
+ * An iovec block (writev's at entry, readv's at exit; sendmsg's and
+ * recvmsg's with their msghdr): the msghdr (zeros for an iovec array),
+ * the iov_len of the first STRACE_IOV_MAX elements (u32, clamped), a
+ * msghdr's msg_name (up to STRACE_IOV_NAME_MAX bytes), and the data of the
+ * first 1, 2 or 4 elements in equal slots.
+ */
+#define STRACE_IOV_MSGHDR	56
+#define STRACE_IOV_LENS		64
+#define STRACE_IOV_MAX		8
+#define STRACE_IOV_NAME		96
+#define STRACE_IOV_NAME_MAX	32
+#define STRACE_IOV_DATA(msg)	((msg) ? STRACE_IOV_NAME + STRACE_IOV_NAME_MAX : STRACE_IOV_NAME)
+#define STRACE_IOV_SLOTS(n)	((n) <= 1 ? 1 : (n) <= 2 ? 2 : 4)
+#define STRACE_IOV_SLOT(n, msg)	((STRACE_STR_MAX - STRACE_IOV_DATA(msg)) / STRACE_IOV_SLOTS(n))
+#define STRACE_CAP_IOV_BLOCK	3		/* cap_str of an exit with an iovec block */
+/*
+ * recvfrom with a source address: the data (cap_len bytes, at most
+ * STRACE_ADDR_DATA), then at STRACE_ADDR_OFF the address length the call
+ * left (u32) and the address (up to STRACE_ADDR_MAX bytes).
+ */
+#define STRACE_CAP_ADDR		4		/* cap_str of such an exit */
+#define STRACE_ADDR_DATA	128
+#define STRACE_ADDR_OFF		128
+#define STRACE_ADDR_MAX		110		/* sizeof(struct sockaddr_un) */
 
 /* envp's count in the argv copy's cap_len, bits 16 and up */
 #define STRACE_ENVC_SHIFT	16
@@ -58,6 +93,7 @@ enum strace_task_flags {
 	TASK_WAIT_EXEC	= 1 << 0,	/* command mode: show nothing before execve */
 	TASK_RETRY_STR	= 1 << 1,	/* outbuf: a string to copy again at exit */
 	TASK_WHOLE	= 1 << 2,	/* no entry event: send EV_CALL at exit */
+	TASK_VRES	= 1 << 3,	/* whole: outbuf holds a value-result length at entry */
 };
 
 struct strace_task {
@@ -125,7 +161,8 @@ struct strace_exit {
 	__u8 cap_arg;			/* argument index of cap; 0xff: none */
 	__u8 cap_str;			/* cap is a string copied again (the entry's
 					 * copy failed: its page was not in memory) */
-	__u8 pad[2];
+	__u16 in_len;			/* EV_CALL: a value-result length as the call
+					 * began (recvfrom, recvmsg, getsockopt), +1; 0 none */
 	char cap[STRACE_STR_MAX];
 };
 #define STRACE_EXIT_SMALL	(sizeof(struct strace_exit) - STRACE_STR_MAX)

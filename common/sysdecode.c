@@ -15,6 +15,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
+#include "strace.h"
 #include "syscalls.h"
 #include "sysargs.h"
 #include "sysdecode.h"
@@ -48,11 +50,11 @@ static const struct sysdecode_info table[] = {
 	{ "rt_sigaction", S, "gQqu", 'd' },
 	{ "rt_sigprocmask", S, "hZzu", 'd' },
 	{ "rt_sigreturn", S, "", 'd' },
-	{ "ioctl", D, "dIx", 'd' },
+	{ "ioctl", D, "dI`", 'd' },
 	{ "pread64", D, "drul", 'd' },
 	{ "pwrite64", D, "dwul", 'd' },
-	{ "readv", D, "dxu", 'd' },
-	{ "writev", D, "dxu", 'd' },
+	{ "readv", D, "d]u", 'd' },
+	{ "writev", D, "d[u", 'd' },
 	{ "access", F, "pa", 'd' },
 	{ "pipe", D, "2", 'd' },
 	{ "select", D, "ixxxx", 'd' },
@@ -77,9 +79,9 @@ static const struct sysdecode_info table[] = {
 	{ "connect", N, "dGu", 'd' },
 	{ "accept", N, "d@=", 'f' },
 	{ "sendto", N, "dwu~Gu", 'd' },
-	{ "recvfrom", N, "dru~xx", 'd' },
-	{ "sendmsg", N, "dxi", 'd' },
-	{ "recvmsg", N, "dxi", 'd' },
+	{ "recvfrom", N, "dru~<>", 'd' },
+	{ "sendmsg", N, "d{~", 'd' },
+	{ "recvmsg", N, "d}~", 'd' },
 	{ "shutdown", N, "d#", 'd' },
 	{ "bind", N, "dGu", 'd' },
 	{ "listen", N, "di", 'd' },
@@ -87,7 +89,7 @@ static const struct sysdecode_info table[] = {
 	{ "getpeername", N, "d@=", 'd' },
 	{ "socketpair", N, "kti2", 'd' },
 	{ "setsockopt", N, "d$(&u", 'd' },
-	{ "getsockopt", N, "d$(xx", 'd' },
+	{ "getsockopt", N, "d$(|!", 'd' },
 	{ "clone", P, "cxxxx", 'd' },
 	{ "fork", P, "", 'd' },
 	{ "vfork", P, "", 'd' },
@@ -213,8 +215,8 @@ static const struct sysdecode_info table[] = {
 	{ "clock_getres", 0, "jx", 'd' },
 	{ "clock_nanosleep", 0, "jNnx", 'd' },
 	{ "exit_group", P, "i", 'n' },
-	{ "epoll_wait", D, "dxii", 'd' },
-	{ "epoll_ctl", D, "didx", 'd' },
+	{ "epoll_wait", D, "d^ii", 'd' },
+	{ "epoll_ctl", D, "d+d%", 'd' },
 	{ "tgkill", S | P, "iig", 'd' },
 	{ "utimes", F, "px", 'd' },
 	{ "mbind", M, "xuixux", 'd' },
@@ -253,7 +255,7 @@ static const struct sysdecode_info table[] = {
 	{ "vmsplice", D, "dxux", 'd' },
 	{ "move_pages", M, "iuxxxx", 'd' },
 	{ "utimensat", F | D, "DpxA", 'd' },
-	{ "epoll_pwait", D, "dxiixu", 'd' },
+	{ "epoll_pwait", D, "d^iixu", 'd' },
 	{ "signalfd", D | S, "dxu", 'f' },
 	{ "timerfd_create", D, "ix", 'f' },
 	{ "eventfd", D, "u", 'f' },
@@ -267,8 +269,8 @@ static const struct sysdecode_info table[] = {
 	{ "dup3", D, "di0", 'f' },
 	{ "pipe2", D, "20", 'd' },
 	{ "inotify_init1", D, "x", 'f' },
-	{ "preadv", D, "dxul", 'd' },
-	{ "pwritev", D, "dxul", 'd' },
+	{ "preadv", D, "d]ul", 'd' },
+	{ "pwritev", D, "d[ul", 'd' },
 	{ "rt_tgsigqueueinfo", S | P, "iigx", 'd' },
 	{ "recvmmsg", N, "dxuix", 'd' },
 	{ "fanotify_init", D, "xx", 'f' },
@@ -289,8 +291,8 @@ static const struct sysdecode_info table[] = {
 	{ "execveat", F | D | P, "DpvvA", 'd' },
 	{ "membarrier", 0, "ixi", 'd' },
 	{ "copy_file_range", D, "dxdxux", 'd' },
-	{ "preadv2", D, "dxulx", 'd' },
-	{ "pwritev2", D, "dxulx", 'd' },
+	{ "preadv2", D, "d]ulx", 'd' },
+	{ "pwritev2", D, "d[ulx", 'd' },
 	{ "pkey_mprotect", M, "xuPi", 'd' },
 	{ "statx", F | D, "DpTUX", 'd' },
 	{ "io_uring_setup", D, "ux", 'f' },
@@ -303,13 +305,13 @@ static const struct sysdecode_info table[] = {
 	{ "fspick", F | D, "Dpx", 'f' },
 	{ "pidfd_send_signal", D | S | P, "dgxx", 'd' },
 	{ "pidfd_open", D, "ix", 'f' },
-	{ "clone3", P, "xu", 'd' },
+	{ "clone3", P, ";u", 'd' },
 	{ "close_range", D, "uux", 'd' },
 	{ "openat2", F | D, "Dpxu", 'f' },
 	{ "pidfd_getfd", D, "ddx", 'f' },
 	{ "faccessat2", F | D, "DpaA", 'd' },
 	{ "process_madvise", D, "dxuix", 'd' },
-	{ "epoll_pwait2", D, "dxixxu", 'd' },
+	{ "epoll_pwait2", D, "d^ixxu", 'd' },
 	{ "mount_setattr", F | D, "DpAxu", 'd' },
 	{ "memfd_secret", D | M, "x", 'f' },
 	{ "process_mrelease", D, "dx", 'd' },
@@ -438,13 +440,20 @@ int sysdecode__struct_size(char kind)
 	case '@': return 128;	/* a sockaddr result (sockaddr_storage) */
 	case '4': case '5': return 24;	/* stack_t */
 	case '7': return 32;	/* struct flock */
+	case '%': return 12;	/* struct epoll_event (packed) */
+	case '^': return 12;	/* epoll_event[ret] */
+	case '`': return 36;	/* an ioctl's argument, by request: termios the largest */
+	case '\'': return 8;	/* struct winsize */
+	case '_': return 4;	/* an int an ioctl reads or writes */
+	case '|': return 64;	/* getsockopt's value, after its length */
+	case ';': return 88;	/* struct clone_args (CLONE_ARGS_SIZE_VER2) */
 	}
 	return 0;
 }
 
 bool sysdecode__struct_out(char kind)
 {
-	return kind && strchr("SXqzLY25@", kind);
+	return kind && strchr("SXqzLY25@^`'_|", kind);
 }
 
 unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
@@ -459,6 +468,10 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
 		if (size && sysdecode__struct_out(in->args[i])) {
 			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
 				m |= (unsigned long long)(i + 1) << 32 | (unsigned long long)size << 40;
+			if (in->args[i] == '^')
+				m |= SYSDECODE_CAP_OARRAY;
+			if (in->args[i] == '|')
+				m |= SYSDECODE_CAP_OLEN;
 			continue;
 		}
 		if (size) {
@@ -475,9 +488,31 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
 			if (!SYSDECODE_CAP_OSTRUCT(m) && !SYSDECODE_CAP_OUT(m))
 				m |= (unsigned long long)(i + 1) << 32 | SYSDECODE_CAP_DIRENTS;
 			break;
+		case '[':	/* iovec[next]: at entry */
+		case ']':	/* at exit */
+		case '{':	/* msghdr */
+		case '}':
+			if (!SYSDECODE_CAP_IOV(m))
+				m |= (unsigned long long)(i + 1) << 52 |
+				     (strchr("{}", in->args[i]) ? SYSDECODE_CAP_IOV_MSG : 0) |
+				     (strchr("]}", in->args[i]) ? SYSDECODE_CAP_IOV_EXIT : 0);
+			if (in->args[i] == '}' && !SYSDECODE_CAP_VRES(m))	/* msg_namelen */
+				m |= (unsigned long long)(i + 1) << 58 | SYSDECODE_CAP_VRES_MSG;
+			break;
+		case '>':	/* recvfrom's addrlen, getsockopt's optlen */
+		case '!':
+			if (!SYSDECODE_CAP_VRES(m))
+				m |= (unsigned long long)(i + 1) << 58;
+			break;
 		case 'G':
 			if (!SYSDECODE_CAP_IN(m))
 				m |= (unsigned int)(i + 1) << 8 | SYSDECODE_CAP_IN_STRUCT;
+			else if (!SYSDECODE_CAP_ISTRUCT(m))	/* sendto: beside its data */
+				m |= (unsigned long long)(i + 1) << 20 |
+				     (unsigned long long)STRACE_ADDR_MAX << 24;
+			break;
+		case '<':
+			m |= SYSDECODE_CAP_OADDR;
 			break;
 		case 'p':
 		case 's':
@@ -621,6 +656,16 @@ void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, boo
 	sbuf__printf(b, "\"%s", more || len > max ? "..." : "");
 }
 
+void sysdecode__quote_hex(struct sbuf *b, const char *s, size_t len, size_t max, bool more)
+{
+	size_t n = len < max ? len : max;
+
+	sbuf__putn(b, "\"", 1);
+	for (size_t i = 0; i < n; i++)
+		sbuf__printf(b, "\\x%02x", (unsigned char)s[i]);
+	sbuf__printf(b, "\"%s", more || len > max ? "..." : "");
+}
+
 void sysdecode__quote_fd_path(struct sbuf *b, const char *s, size_t len)
 {
 	sbuf__putn(b, "<", 1);
@@ -693,7 +738,7 @@ static const struct flag whence[] = {
 };
 
 /* Bits: names joined by '|', what is left in hex; zero as zero_name or "0". */
-static void bits(struct sbuf *b, const struct flag *t, unsigned long long v, const char *zero)
+static void bits_names(struct sbuf *b, const struct flag *t, unsigned long long v, const char *zero)
 {
 	bool first = true;
 
@@ -710,6 +755,42 @@ static void bits(struct sbuf *b, const struct flag *t, unsigned long long v, con
 	}
 	if (v || first)
 		sbuf__printf(b, "%s%#llx", first ? "" : "|", v);
+}
+
+int sysdecode__style = SYSDECODE_ABBREV;
+
+/*
+ * Flags inside a structure, as strace prints them under -X: names
+ * (abbrev), the number (raw) or both (verbose).
+ */
+static void bits(struct sbuf *b, const struct flag *t, unsigned long long v, const char *zero)
+{
+	if (sysdecode__style == SYSDECODE_ABBREV) {
+		bits_names(b, t, v, zero);
+		return;
+	}
+	sbuf__printf(b, v ? "%#llx" : "0", v);
+	if (sysdecode__style == SYSDECODE_VERBOSE && v) {
+		sbuf__printf(b, " /* ");
+		bits_names(b, t, v, zero);
+		sbuf__printf(b, " */");
+	}
+}
+
+static void value(struct sbuf *b, const struct flag *t, long long v);
+
+/* An enumeration inside a structure, under -X as its flags are. */
+static void value_field(struct sbuf *b, const struct flag *t, long long v)
+{
+	if (sysdecode__style != SYSDECODE_ABBREV)
+		sbuf__printf(b, v ? "%#llx" : "0", v);
+	if (sysdecode__style == SYSDECODE_VERBOSE) {
+		sbuf__printf(b, " /* ");
+		value(b, t, v);
+		sbuf__printf(b, " */");
+	}
+	if (sysdecode__style == SYSDECODE_ABBREV)
+		value(b, t, v);
 }
 
 /* One value of an enumeration, else the number. */
@@ -755,7 +836,9 @@ static const char *const futex_cmds[] = {
 	"FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
 };
 static const struct flag ioctls[] = {
-	{ 0x5401, "TCGETS" }, { 0x5402, "TCSETS" }, { 0x5403, "TCSETSW" }, { 0x5404, "TCSETSF" },
+	{ 0x5401, "TCGETS" }, { 0x5402, "SNDCTL_TMR_START or TCSETS" },
+	/* strace names a number two requests share by both */
+	{ 0x5403, "SNDCTL_TMR_STOP or TCSETSW" }, { 0x5404, "SNDCTL_TMR_CONTINUE or TCSETSF" },
 	{ 0x5405, "TCGETA" }, { 0x5409, "TCSBRK" }, { 0x540A, "TCXONC" }, { 0x540B, "TCFLSH" },
 	{ 0x540C, "TIOCEXCL" }, { 0x540D, "TIOCNXCL" }, { 0x540E, "TIOCSCTTY" },
 	{ 0x540F, "TIOCGPGRP" }, { 0x5410, "TIOCSPGRP" }, { 0x5411, "TIOCOUTQ" },
@@ -895,8 +978,6 @@ static void named(struct sbuf *b, const struct flag *t, unsigned long long v, bo
 	sbuf__printf(b, hex ? "%#llx" : "%llu", v);
 }
 
-int sysdecode__style = SYSDECODE_ABBREV;
-
 static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v);
 
 /*
@@ -912,7 +993,7 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 		flags_abbrev(b, kind, v);
 		return;
 	}
-	if (strchr("gkfhejBHC9#$()", kind))
+	if (strchr("gfhejBHC9#", kind))
 		sbuf__printf(b, "%d", (int)v);
 	else
 		sbuf__printf(b, "%#llx", v);
@@ -935,15 +1016,15 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		sbuf__printf(b, "%s", acc[v & O_ACCMODE]);
 		if (rest) {
 			sbuf__printf(b, "|");
-			bits(b, open_flags, rest, NULL);
+			bits_names(b, open_flags, rest, NULL);
 		}
 		break;
 	}
 	case 'A':
-		bits(b, at_flags, v, "0");
+		bits_names(b, at_flags, v, "0");
 		break;
 	case 'P':
-		bits(b, prot_flags, v, "PROT_NONE");
+		bits_names(b, prot_flags, v, "PROT_NONE");
 		break;
 	case 'M': {
 		static const char *type[] = { "0", "MAP_SHARED", "MAP_PRIVATE", "MAP_SHARED_VALIDATE" };
@@ -955,7 +1036,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 			sbuf__printf(b, "%#llx", t);
 		if (rest) {
 			sbuf__printf(b, "|");
-			bits(b, map_flags, rest, NULL);
+			bits_names(b, map_flags, rest, NULL);
 		}
 		break;
 	}
@@ -963,7 +1044,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		unsigned long long sig = v & 0xff, rest = v & ~0xffULL;
 
 		if (rest)
-			bits(b, clone_flags, rest, NULL);
+			bits_names(b, clone_flags, rest, NULL);
 		if (sig) {
 			if (rest)
 				sbuf__printf(b, "|");
@@ -974,10 +1055,10 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	}
 	case 'W':
-		bits(b, wait_flags, v, "0");
+		bits_names(b, wait_flags, v, "0");
 		break;
 	case 'a':
-		bits(b, access_flags, v, "F_OK");
+		bits_names(b, access_flags, v, "F_OK");
 		break;
 	case 'g':
 		signal_name(b, (int)v);
@@ -989,10 +1070,10 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		sbuf__printf(b, "%#llx", v);
 		break;
 	case '8':
-		bits(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		bits_names(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
 		break;
 	case '~':
-		bits(b, msg_flags, v, "0");
+		bits_names(b, msg_flags, v, "0");
 		break;
 	case '#':
 		value(b, (const struct flag[]){ { 0, "SHUT_RD" }, { 1, "SHUT_WR" }, { 2, "SHUT_RDWR" },
@@ -1007,6 +1088,10 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 	case ')':
 		value(b, tcp_options, (int)v);
 		break;
+	case '+':
+		value(b, (const struct flag[]){ { 1, "EPOLL_CTL_ADD" }, { 2, "EPOLL_CTL_DEL" },
+				{ 3, "EPOLL_CTL_MOD" }, { 0, NULL } }, (int)v);
+		break;
 	case '9':
 		value(b, (const struct flag[]){ { 0, "IPPROTO_IP" }, { 1, "IPPROTO_ICMP" },
 				{ 6, "IPPROTO_TCP" }, { 17, "IPPROTO_UDP" }, { 41, "IPPROTO_IPV6" },
@@ -1014,13 +1099,13 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 				{ 262, "IPPROTO_MPTCP" }, { 0, NULL } }, (int)v);
 		break;
 	case '0':	/* O_* flags without an access mode (pipe2, dup3) */
-		bits(b, open_flags, v, "0");
+		bits_names(b, open_flags, v, "0");
 		break;
 	case 'j':
 		value(b, clocks, (int)v);
 		break;
 	case 'N':
-		bits(b, (const struct flag[]){ { 1, "TIMER_ABSTIME" }, { 0 } }, v, "0");
+		bits_names(b, (const struct flag[]){ { 1, "TIMER_ABSTIME" }, { 0 } }, v, "0");
 		break;
 	case 'b':
 		named(b, arch_prctl_codes, v, true);
@@ -1032,7 +1117,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		named(b, ioctls, (unsigned int)v, true);
 		break;
 	case 'y':
-		bits(b, grnd_flags, v, "0");
+		bits_names(b, grnd_flags, v, "0");
 		break;
 	case 'B':
 		value(b, fadvice, (int)v);
@@ -1050,15 +1135,15 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		sbuf__printf(b, "%s", sync[(v >> 13) & 3]);
 		if (v & ~0x6000ULL) {
 			sbuf__printf(b, "|");
-			bits(b, statx_at_flags, v & ~0x6000ULL, NULL);
+			bits_names(b, statx_at_flags, v & ~0x6000ULL, NULL);
 		}
 		break;
 	}
 	case 'U':
-		bits(b, statx_mask, v, "0");
+		bits_names(b, statx_mask, v, "0");
 		break;
 	case 'K':	/* accept4's flags: SOCK_* bits alone */
-		bits(b, sock_flags, v, "0");
+		bits_names(b, sock_flags, v, "0");
 		break;
 	case 't': {
 		unsigned long long rest = v & ~0xfULL;
@@ -1066,7 +1151,7 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		value(b, sock_types, v & 0xf);
 		if (rest) {
 			sbuf__printf(b, "|");
-			bits(b, sock_flags, rest, NULL);
+			bits_names(b, sock_flags, rest, NULL);
 		}
 		break;
 	}
@@ -1183,7 +1268,7 @@ static void print_sockaddr(struct sbuf *b, const char *d, int len)
 	char addr[INET6_ADDRSTRLEN];
 
 	sbuf__printf(b, "{sa_family=");
-	value(b, families, family);
+	value_field(b, families, family);
 	if (family == AF_UNIX && len > 2) {
 		const char *path = d + 2;
 		int n = len - 2;
@@ -1235,6 +1320,294 @@ static void print_wait_status(struct sbuf *b, int s)
 		sbuf__printf(b, "[%#x]", s);
 }
 
+bool sysdecode__verbose;
+
+/* -v: ", st_atime=SEC (a comment with the date), st_atime_nsec=NSEC" */
+static void print_stat_time(struct sbuf *b, const char *name, const char *d)
+{
+	long long sec = (long long)get64(d), nsec = (long long)get64(d + 8);
+	time_t t = sec;
+	char date[64], zone[16];
+	struct tm tm;
+
+	sbuf__printf(b, ", %s=%lld", name, sec);
+	if (localtime_r(&t, &tm) && strftime(date, sizeof(date), "%FT%T", &tm) &&
+	    strftime(zone, sizeof(zone), "%z", &tm)) {
+		sbuf__printf(b, " /* %s", date);
+		if (nsec)
+			sbuf__printf(b, ".%09lld", nsec);
+		sbuf__printf(b, "%s */", zone);
+	}
+	sbuf__printf(b, ", %s_nsec=%lld", name, nsec);
+}
+
+static const struct flag epoll_events[] = {
+	{ 0x1, "EPOLLIN" }, { 0x2, "EPOLLPRI" }, { 0x4, "EPOLLOUT" }, { 0x8, "EPOLLERR" },
+	{ 0x10, "EPOLLHUP" }, { 0x20, "EPOLLNVAL" }, { 0x40, "EPOLLRDNORM" },
+	{ 0x80, "EPOLLRDBAND" }, { 0x100, "EPOLLWRNORM" }, { 0x200, "EPOLLWRBAND" },
+	{ 0x400, "EPOLLMSG" }, { 0x2000, "EPOLLRDHUP" }, { 1U << 28, "EPOLLEXCLUSIVE" },
+	{ 1U << 29, "EPOLLWAKEUP" }, { 1U << 30, "EPOLLONESHOT" }, { 1U << 31, "EPOLLET" }, { 0 },
+};
+
+static void print_epoll_event(struct sbuf *b, const char *d)
+{
+	unsigned long long data = get64(d + 4);
+
+	sbuf__printf(b, "{events=");
+	bits(b, epoll_events, get32(d), "0");
+	sbuf__printf(b, ", data={u32=%u, u64=%llu}}", (unsigned int)data, data);
+}
+
+void sysdecode__epoll_events(struct sbuf *b, const struct sysdecode_opts *o, const char *d,
+			     int len, long long ret)
+{
+	int k;
+
+	sbuf__printf(b, "[");
+	for (k = 0; k < ret && k < o->strsize && (k + 1) * 12 <= len; k++) {
+		sbuf__printf(b, "%s", k ? ", " : "");
+		print_epoll_event(b, d + 12 * k);
+	}
+	sbuf__printf(b, "%s]", k == ret ? "" : k ? ", ..." : "...");
+}
+
+/* termios as strace prints it: flags by field, c_line and c_cc with -v. */
+static const struct flag tc_iflags[] = {
+	{ 01, "IGNBRK" }, { 02, "BRKINT" }, { 04, "IGNPAR" }, { 010, "PARMRK" }, { 020, "INPCK" },
+	{ 040, "ISTRIP" }, { 0100, "INLCR" }, { 0200, "IGNCR" }, { 0400, "ICRNL" },
+	{ 01000, "IUCLC" }, { 02000, "IXON" }, { 04000, "IXANY" }, { 010000, "IXOFF" },
+	{ 020000, "IMAXBEL" }, { 040000, "IUTF8" }, { 0 },
+};
+static const struct flag tc_oflags[] = {
+	{ 01, "OPOST" }, { 02, "OLCUC" }, { 04, "ONLCR" }, { 010, "OCRNL" }, { 020, "ONOCR" },
+	{ 040, "ONLRET" }, { 0100, "OFILL" }, { 0200, "OFDEL" }, { 0 },
+};
+static const struct flag tc_cflags[] = {
+	{ 0100, "CSTOPB" }, { 0200, "CREAD" }, { 0400, "PARENB" }, { 01000, "PARODD" },
+	{ 02000, "HUPCL" }, { 04000, "CLOCAL" }, { 010000000000, "CMSPAR" },
+	{ 020000000000, "CRTSCTS" }, { 0 },
+};
+static const struct flag tc_lflags[] = {
+	{ 01, "ISIG" }, { 02, "ICANON" }, { 04, "XCASE" }, { 010, "ECHO" }, { 020, "ECHOE" },
+	{ 040, "ECHOK" }, { 0100, "ECHONL" }, { 0200, "NOFLSH" }, { 0100000, "IEXTEN" },
+	{ 01000, "ECHOCTL" }, { 02000, "ECHOPRT" }, { 04000, "ECHOKE" }, { 010000, "FLUSHO" },
+	{ 040000, "PENDIN" }, { 0400, "TOSTOP" }, { 0200000, "EXTPROC" }, { 0 },
+};
+
+static const char *baud_name(unsigned int v)
+{
+	static const char *const low[16] = {
+		"B0", "B50", "B75", "B110", "B134", "B150", "B200", "B300", "B600", "B1200",
+		"B1800", "B2400", "B4800", "B9600", "B19200", "B38400",
+	};
+	static const char *const high[16] = {
+		"BOTHER", "B57600", "B115200", "B230400", "B460800", "B500000", "B576000",
+		"B921600", "B1000000", "B1152000", "B1500000", "B2000000", "B2500000",
+		"B3000000", "B3500000", "B4000000",
+	};
+
+	return v & 010000 ? high[v & 017] : low[v & 017];
+}
+
+/* One part of a termios field: its name, or under -X its bits (and name). */
+static void tc_part(struct sbuf *b, unsigned int bits_v, const char *fmt, ...)
+{
+	char name[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	if (sysdecode__style == SYSDECODE_ABBREV) {
+		sbuf__printf(b, "%s", name);
+		return;
+	}
+	sbuf__printf(b, bits_v ? "%#x" : "0", bits_v);
+	if (sysdecode__style == SYSDECODE_VERBOSE)
+		sbuf__printf(b, " /* %s */", name);
+}
+
+static void print_termios(struct sbuf *b, const char *d)
+{
+	static const char *const cc[] = {
+		"VINTR", "VQUIT", "VERASE", "VKILL", "VEOF", "VTIME", "VMIN", "VSWTC", "VSTART",
+		"VSTOP", "VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2",
+	};
+	unsigned int of = get32(d + 4), cf = get32(d + 8);
+
+	sbuf__printf(b, "{c_iflag=");
+	bits(b, tc_iflags, get32(d), "0");
+	/* the delay fields by value, then the flags */
+	sbuf__printf(b, ", c_oflag=");
+	tc_part(b, of & 0400, "NL%u", (of >> 8) & 1);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 03000, "CR%u", (of >> 9) & 3);
+	sbuf__printf(b, "|");
+	if (((of >> 11) & 3) == 3)
+		tc_part(b, of & 014000, "XTABS");
+	else
+		tc_part(b, of & 014000, "TAB%u", (of >> 11) & 3);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 020000, "BS%u", (of >> 13) & 1);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 040000, "VT%u", (of >> 14) & 1);
+	sbuf__printf(b, "|");
+	tc_part(b, of & 0100000, "FF%u", (of >> 15) & 1);
+	if (of & ~0177400U) {
+		sbuf__printf(b, "|");
+		bits(b, tc_oflags, of & ~0177400U, NULL);
+	}
+	sbuf__printf(b, ", c_cflag=");
+	tc_part(b, cf & 010017, "%s", baud_name(cf & 010017));
+	if ((cf >> 16) & 010017) {
+		sbuf__printf(b, "|");
+		tc_part(b, cf & 0x100f0000, "%s<<IBSHIFT", baud_name((cf >> 16) & 010017));
+	}
+	sbuf__printf(b, "|");
+	tc_part(b, cf & 060, "CS%u", 5 + ((cf >> 4) & 3));
+	if (cf & ~0x100f103fU) {
+		sbuf__printf(b, "|");
+		bits(b, tc_cflags, cf & ~0x100f103fU, NULL);
+	}
+	sbuf__printf(b, ", c_lflag=");
+	bits(b, tc_lflags, get32(d + 12), "0");
+	if (!sysdecode__verbose) {
+		sbuf__printf(b, ", ...}");
+		return;
+	}
+	if (d[16])
+		sbuf__printf(b, ", c_line=%u", (unsigned char)d[16]);
+	else
+		sbuf__printf(b, ", c_line=N_TTY");
+	sbuf__printf(b, ", c_cc=[");
+	for (int i = 0; i < 19; i++) {
+		unsigned char c = d[17 + i];
+
+		if (i < 17)
+			sbuf__printf(b, "%s[%s]=", i ? ", " : "", cc[i]);
+		else
+			sbuf__printf(b, ", [%d]=", i);
+		sbuf__printf(b, c ? "%#x" : "%u", c);
+	}
+	sbuf__printf(b, "]}");
+}
+
+/* clone3's struct clone_args, the fields strace shows for its flags. */
+static void print_clone_args(struct sbuf *b, const char *d, int len)
+{
+	unsigned long long fl = get64(d), stack = get64(d + 40);
+
+	sbuf__printf(b, "{flags=");
+	bits(b, clone_flags, fl, "0");
+	if (fl & CLONE_PIDFD)
+		sbuf__printf(b, ", pidfd=%#llx", get64(d + 8));
+	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+		sbuf__printf(b, ", child_tid=%#llx", get64(d + 16));
+	if (fl & CLONE_PARENT_SETTID)
+		sbuf__printf(b, ", parent_tid=%#llx", get64(d + 24));
+	sbuf__printf(b, ", exit_signal=");
+	if (get64(d + 32))
+		signal_name(b, (int)get64(d + 32));
+	else
+		sbuf__printf(b, "0");
+	if (stack)
+		sbuf__printf(b, ", stack=%#llx", stack);
+	else
+		sbuf__printf(b, ", stack=NULL");
+	sbuf__printf(b, ", stack_size=%#llx", get64(d + 48));
+	if (fl & CLONE_SETTLS)
+		sbuf__printf(b, ", tls=%#llx", get64(d + 56));
+	if (get64(d + 64) || get64(d + 72))
+		sbuf__printf(b, ", set_tid=%#llx, set_tid_size=%llu", get64(d + 64), get64(d + 72));
+	if (len >= 88 && (get64(d + 80) || (fl & 0x200000000ULL)))	/* CLONE_INTO_CGROUP */
+		sbuf__printf(b, ", cgroup=%llu", get64(d + 80));
+	sbuf__printf(b, "}");
+}
+
+/*
+ * An iovec block (strace.h) as strace prints the array: each element's
+ * data up to what the call moved (total; < 0: all of it), cut at -s.
+ */
+static void print_iov(struct sbuf *b, const struct sysdecode_opts *o, const char *blk,
+		      unsigned long long cnt, long long total, bool msg)
+{
+	int slots = STRACE_IOV_SLOTS(cnt), slot = STRACE_IOV_SLOT(cnt, msg);
+	const char *data = blk + STRACE_IOV_DATA(msg);
+	unsigned long long left = total < 0 ? ~0ULL : (unsigned long long)total;
+	unsigned long long k;
+
+	sbuf__printf(b, "[");
+	for (k = 0; k < cnt; k++) {
+		unsigned long long len = get32(blk + STRACE_IOV_LENS + 4 * k);
+		unsigned long long n = len < left ? len : left;
+		size_t have = n < (unsigned long long)slot ? n : (size_t)slot;
+
+		/* as strace, -s elements at most; and the data of the first ones only */
+		if (k >= (unsigned long long)o->strsize || (k && k >= (unsigned long long)slots)) {
+			sbuf__printf(b, "%s...", k ? ", " : "");
+			break;
+		}
+		left -= n;
+		sbuf__printf(b, "%s{iov_base=", k ? ", " : "");
+		if (have > (size_t)o->strsize)
+			have = o->strsize;
+		sysdecode__quote(b, data + k * slot, have, o->strsize, n > have);
+		sbuf__printf(b, ", iov_len=%llu}", len);
+	}
+	sbuf__printf(b, "]");
+}
+
+void sysdecode__iov(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
+		    unsigned long long cnt, long long total)
+{
+	if (len < STRACE_STR_MAX) {
+		sbuf__printf(b, "%#llx", cnt);
+		return;
+	}
+	print_iov(b, o, blk, cnt, total, false);
+}
+
+void sysdecode__vres(struct sbuf *b, long long in, unsigned int out)
+{
+	if (in >= 0 && in != out)
+		sbuf__printf(b, "[%lld => %u]", in, out);
+	else
+		sbuf__printf(b, "[%u]", out);
+}
+
+void sysdecode__msghdr(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
+		       long long total, int in_namelen)
+{
+	unsigned long long name = get64(blk), ctl = get64(blk + 32), iov = get64(blk + 16);
+	unsigned long long cnt = get64(blk + 24);
+	unsigned int namelen = get32(blk + 8);
+
+	if (len < STRACE_STR_MAX)
+		return;
+	if (!name) {
+		sbuf__printf(b, "{msg_name=NULL");
+	} else if (namelen && namelen <= STRACE_IOV_NAME_MAX) {
+		sbuf__printf(b, "{msg_name=");
+		print_sockaddr(b, blk + STRACE_IOV_NAME, namelen);
+	} else {	/* longer than copied (a unix path): its address */
+		sbuf__printf(b, "{msg_name=%#llx", name);
+	}
+	sbuf__printf(b, ", msg_namelen=");
+	if (name && in_namelen >= 0 && (unsigned int)in_namelen != namelen)
+		sbuf__printf(b, "%d => ", in_namelen);
+	sbuf__printf(b, "%u, msg_iov=", namelen);
+	if (!iov)
+		sbuf__printf(b, "NULL");
+	else
+		print_iov(b, o, blk, cnt, total, true);
+	sbuf__printf(b, ", msg_iovlen=%llu", cnt);
+	if (ctl)
+		sbuf__printf(b, ", msg_control=%#llx", ctl);
+	sbuf__printf(b, ", msg_controllen=%llu, msg_flags=", get64(blk + 40));
+	bits(b, msg_flags, get32(blk + 48), "0");
+	sbuf__printf(b, "}");
+}
+
 /* A structure the BPF side copied (d, len bytes), as strace prints it. */
 static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 {
@@ -1242,15 +1615,32 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 	case 'S': {
 		unsigned int mode = get32(d + 24);
 
-		sbuf__printf(b, "{st_mode=");
+		if (sysdecode__verbose) {
+			sbuf__printf(b, "{st_dev=");
+			print_makedev(b, get64(d));
+			sbuf__printf(b, ", st_ino=%llu, st_mode=", get64(d + 8));
+		} else {
+			sbuf__printf(b, "{st_mode=");
+		}
 		print_mode(b, mode);
+		if (sysdecode__verbose)
+			sbuf__printf(b, ", st_nlink=%llu, st_uid=%u, st_gid=%u, st_blksize=%lld, "
+				     "st_blocks=%lld", get64(d + 16), get32(d + 28), get32(d + 32),
+				     (long long)get64(d + 56), (long long)get64(d + 64));
 		if (S_ISCHR(mode) || S_ISBLK(mode)) {
 			sbuf__printf(b, ", st_rdev=");
 			print_makedev(b, get64(d + 40));
 		} else {
 			sbuf__printf(b, ", st_size=%lld", (long long)get64(d + 48));
 		}
-		sbuf__printf(b, ", ...}");
+		if (!sysdecode__verbose) {
+			sbuf__printf(b, ", ...}");
+			break;
+		}
+		print_stat_time(b, "st_atime", d + 72);
+		print_stat_time(b, "st_mtime", d + 88);
+		print_stat_time(b, "st_ctime", d + 104);
+		sbuf__printf(b, "}");
 		break;
 	}
 	case 'X':
@@ -1320,6 +1710,22 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 		sbuf__printf(b, ", ss_size=%llu}", get64(d + 16));
 		break;
 	}
+	case '%':
+		print_epoll_event(b, d);
+		break;
+	case '`':
+		print_termios(b, d);
+		break;
+	case '\'':
+		sbuf__printf(b, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}",
+			     get32(d) & 0xffff, get32(d) >> 16, get32(d + 4) & 0xffff, get32(d + 4) >> 16);
+		break;
+	case '_':
+		sbuf__printf(b, "[%d]", (int)get32(d));
+		break;
+	case ';':
+		print_clone_args(b, d, len);
+		break;
 	case '7': {
 		short type = (short)get32(d), wh = (short)(get32(d) >> 16);
 
@@ -1409,7 +1815,10 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 				more = true;
 			if (kind == 'R')	/* up to the NUL */
 				len = strnlen(cap->data, len);
-			sysdecode__quote(b, cap->data, len, max, more);
+			if (o->hex)
+				sysdecode__quote_hex(b, cap->data, len, max, more);
+			else
+				sysdecode__quote(b, cap->data, len, max, more);
 		} else {
 			sbuf__printf(b, "%#llx", v);
 		}
@@ -1444,12 +1853,15 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
 	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7': case '&':
-	case '@':
+	case '@': case '%': case '`': case '\'': case '_': case ';':
 		if (!v)
 			sbuf__printf(b, "NULL");
 		else if (cap && cap->valid && cap->len > 0 &&
 			 (kind == 'G' || cap->len >= sysdecode__struct_size(kind)))
-			print_struct(b, kind, cap->data, cap->len);
+			/* a sockaddr: as long as its length says */
+			print_struct(b, kind, cap->data,
+				     kind == 'G' && next && next < (unsigned long long)cap->len ?
+				     (int)next : cap->len);
 		else
 			sbuf__printf(b, "%#llx", v);
 		return;

@@ -53,6 +53,13 @@ enum {
  *   * pollfd array, nfds the next argument (copied at exit: events and revents)
  *   ~ MSG_* flags
  *   @ sockaddr result (output)   = socklen_t value-result: "[128 => 16]"
+ *   [ iovec array, its count next (input)   ] iovec array (output, ret bytes)
+ *   { msghdr (input)   } msghdr (output)   + epoll_ctl op
+ *   % epoll_event (input)   ^ epoll_event array, ret elements (output)
+ *   ` an ioctl's argument, by request: termios, winsize, int (read at exit)
+ *   | getsockopt's value and ! its length (both read at exit)
+ *   ; struct clone_args (input)
+ *   < recvfrom's source address and > its length (both at exit)
  * Return kinds: 'd' decimal, 'f' file descriptor, 'x' hex, 'n' does not
  * return ("= ?").
  */
@@ -90,6 +97,14 @@ unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in);
 #define SYSDECODE_CAP_OSIZE(m)	(((m) >> 40) & 0xff)
 #define SYSDECODE_CAP_DIRENTS	(1ULL << 48)	/* the output structure: dirents to count */
 #define SYSDECODE_CAP_POLL	(1ULL << 49)	/* the output structure: pollfd[next argument] */
+#define SYSDECODE_CAP_OARRAY	(1ULL << 50)	/* the output structure: ret elements */
+#define SYSDECODE_CAP_OLEN	(1ULL << 51)	/* the output structure after its length (*next) */
+#define SYSDECODE_CAP_IOV(m)	(((m) >> 52) & 7)	/* an iovec array or msghdr */
+#define SYSDECODE_CAP_IOV_MSG	(1ULL << 55)
+#define SYSDECODE_CAP_IOV_EXIT	(1ULL << 56)
+#define SYSDECODE_CAP_OADDR	(1ULL << 57)	/* recvfrom's source address at exit */
+#define SYSDECODE_CAP_VRES(m)	(((m) >> 58) & 7)	/* a value-result length at entry */
+#define SYSDECODE_CAP_VRES_MSG	(1ULL << 61)	/* that of a msghdr's msg_name */
 /* Bytes copied of a structure kind (above); 0: not a structure. */
 int sysdecode__struct_size(char kind);
 /* Is kind an output structure? */
@@ -117,6 +132,7 @@ struct sysdecode_cap {
 
 struct sysdecode_opts {
 	int strsize;		/* -s: bytes of strings and buffers shown */
+	bool hex;		/* buffers in \xNN (getrandom's) */
 	bool fd_paths;		/* -y: fd paths */
 	pid_t tgid;		/* for -y: /proc/<tgid>/fd */
 	/* for -y: the caller's knowledge of fd (from the calls it saw) or NULL */
@@ -125,6 +141,8 @@ struct sysdecode_opts {
 
 /* strace's quoting: "..." with C escapes, and "..."... when cut at max. */
 void sysdecode__quote(struct sbuf *b, const char *s, size_t len, size_t max, bool more);
+/* Every byte as \xNN (strace's form for getrandom's buffer). */
+void sysdecode__quote_hex(struct sbuf *b, const char *s, size_t len, size_t max, bool more);
 /*
  * -y: "<path>" with strace's escapes (\n, \33, and '<' '>' in octal), so
  * a file name cannot forge a line or a terminal sequence.
@@ -145,6 +163,21 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		    unsigned long long next);
 /* The length the kernel returns with a sockaddr result, from its family; -1: not known. */
 int sysdecode__sockaddr_len(const char *d, int len);
+/* -v: structures in full (termios's c_line and c_cc) */
+extern bool sysdecode__verbose;
+/* epoll_wait's events: ret of them, len bytes copied. */
+void sysdecode__epoll_events(struct sbuf *b, const struct sysdecode_opts *o, const char *d,
+			     int len, long long ret);
+/*
+ * An iovec block (bpf/strace.h) as strace's iovec array, cnt elements,
+ * total bytes moved (< 0: all); and as a msghdr with its iovecs.
+ */
+void sysdecode__iov(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
+		    unsigned long long cnt, long long total);
+void sysdecode__msghdr(struct sbuf *b, const struct sysdecode_opts *o, const char *blk, int len,
+		       long long total, int in_namelen);
+/* A value-result length: "[16]", or "[128 => 16]" when the call changed it (in < 0: unknown). */
+void sysdecode__vres(struct sbuf *b, long long in, unsigned int out);
 /* poll's " ([{fd=3, revents=POLLIN}])" after its return value; " (Timeout)" at 0. */
 void sysdecode__poll_ret(struct sbuf *b, const struct sysdecode_cap *cap, long long ret);
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = ?", " = 0x7f..." */

@@ -15,8 +15,9 @@
 #  2. addresses: hex numbers of 6 or more digits are "0xADDR";
 #  3. process ids (the "[pid N]" and "N " prefixes, what clone, fork,
 #     vfork, wait4, getpid, gettid, getppid and set_tid_address return,
-#     rt_sigreturn's (the interrupted wait4's), wait4's first argument and
-#     si_pid)
+#     rt_sigreturn's (the interrupted wait4's), wait4's first argument,
+#     si_pid, clone3's parent_tid=[N], and futex's value when it is the
+#     id of a thread seen before: pthread_join waits on it)
 #     are numbered by first appearance: "PID1", ...;
 #  4. strace's "<unfinished ...>" and "<... NAME resumed>" halves are
 #     joined into one line (strace-lite prints a call once, at its exit);
@@ -58,6 +59,7 @@ cmds() {
 	tcp|-f|/usr/bin/python3 -S -c 'import socket; s = socket.create_connection(("127.0.0.1", PORT)); s.sendall(b"ping\n"); s.recv(16); s.close()'
 	tar||tar -cf tree.tar tree
 	sqlite||sqlite3 db.sqlite 'create table if not exists t(a); insert into t values (1); insert into t values (2); select count(*) from t;'
+	structs|-f|STRUCTS .
 	EOF
 }
 
@@ -119,6 +121,14 @@ normalise() {	# trace file -> normalised lines
 			n = substr(line, 7); sub(/,.*/, "", n)
 			line = "wait4(" pidname(n) substr(line, 7 + length(n))
 		}
+		if (match(line, /parent_tid=\[[0-9]+\]/)) {
+			n = substr(line, RSTART + 12, RLENGTH - 13)
+			line = substr(line, 1, RSTART + 11) pidname(n) substr(line, RSTART + RLENGTH - 1)
+		}
+		if (match(line, /^futex\(0x[0-9a-f]+, [A-Z_|]+, [0-9]+,/)) {
+			n = substr(line, RSTART, RLENGTH - 1); sub(/.*, /, "", n)
+			if (n in pids) sub(/, [0-9]+,/, ", " pids[n] ",", line)
+		}
 		if (match(line, /si_pid=[0-9]+/)) {
 			n = substr(line, RSTART + 7, RLENGTH - 7)
 			line = substr(line, 1, RSTART + 6) pidname(n) substr(line, RSTART + RLENGTH)
@@ -128,7 +138,7 @@ normalise() {	# trace file -> normalised lines
 		# rule 2: addresses
 		gsub(/0x[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+/, "0xADDR", line)
 		# rule 6: random bytes
-		if (line ~ /^getrandom\(/) sub(/^getrandom\("[^"]*"/, "getrandom(\"RANDOM\"", line)
+		if (line ~ /^getrandom\(/) sub(/^getrandom\("([^"\\]|\\.)*"/, "getrandom(\"RANDOM\"", line)
 		print pfx line
 	}' "$1"
 }
@@ -151,6 +161,7 @@ while IFS='|' read -r name opts cmd; do
 	[ -z "$name" ] && continue
 	[ "$#" -gt 0 ] && [ "${want/ $name /}" = "$want" ] && continue
 	cmd=${cmd//PORT/$PORT}
+	cmd=${cmd//STRUCTS/$ROOT/build/tests/workloads/structs}
 	for tool in strace lite; do
 		setup
 		if [ $tool = strace ]; then

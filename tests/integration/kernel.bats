@@ -78,7 +78,7 @@ no_btf() {
 
 @test "kernel: with --btf FILE and no BTF in sysfs, strace-lite -c counts exactly (raw_tp chosen)" {
 	local out=$BATS_TEST_TMPDIR/out.json
-	run no_btf "$BIN/strace-lite" --btf "$BTF" -v -c -j -o "$out" "$WL/sysload" -n 2001 -r 301 -w 3 -F 1
+	run no_btf "$BIN/strace-lite" --btf "$BTF" --verbose -c -j -o "$out" "$WL/sysload" -n 2001 -r 301 -w 3 -F 1
 	[ "$status" = 0 ]
 	grep -q "attach sys_enter: raw_tp (no BTF for tp_btf)" <<<"$output"
 	[ "$(jq -s '[.[] | select(.type=="summary") | .syscalls[] | select(.syscall=="getppid") | .calls] | add' "$out")" = 2001 ]

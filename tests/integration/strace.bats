@@ -44,21 +44,21 @@ check_exact_counts() {
 }
 
 @test "strace: -c counts the workload's calls exactly (tp_btf)" {
-	summary_run -v "$SL" -n 100000 -r 5000 -w 3 -F 1
+	summary_run --debug "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "loader: light" <<<"$output"
 	grep -q "attach sys_enter: tp_btf" <<<"$output"
 	check_exact_counts
 }
 
 @test "strace: -c counts exactly on the forced raw_tp path" {
-	summary_run -v --force-raw-tp "$SL" -n 100000 -r 5000 -w 3 -F 1
+	summary_run --debug --force-raw-tp "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "loader: light" <<<"$output"
 	grep -q "attach sys_enter: raw_tp (forced)" <<<"$output"
 	check_exact_counts
 }
 
 @test "strace: -c counts exactly through the forced libbpf skeleton" {
-	summary_run -v --force-libbpf "$SL" -n 100000 -r 5000 -w 3 -F 1
+	summary_run --debug --force-libbpf "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "loader: libbpf skeleton (forced)" <<<"$output"
 	grep -q "attach sys_enter: tp_btf" <<<"$output"
 	check_exact_counts
@@ -511,8 +511,8 @@ c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
 	run "$ROOT/tests/strace-diff.sh"
 	echo "$output"
 	[ "$status" = 0 ]
-	# ls, cat, python, pipeline (-f), tcp (-f), tar, sqlite
-	[ "$(echo "$output" | grep -c ' lines ')" = 7 ]
+	# ls, cat, python, pipeline (-f), tcp (-f), tar, sqlite, structs (-f)
+	[ "$(echo "$output" | grep -c ' lines ')" = 8 ]
 	echo "$output" | awk '{ sub("%", "", $3); sub("%", "", $5);
 		if ($3 + 0 < 95 || $5 + 0 < 99) { print "below: " $0; bad = 1 } } END { exit bad }'
 }
@@ -653,4 +653,50 @@ lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
 	grep -Eq '^poll\(\[\{fd=[0-9]+, events=POLLIN\}, \{fd=[0-9]+, events=POLLIN\|POLLOUT\}\], 2, 0\) = 2 \(\[\{fd=[0-9]+, revents=POLLIN\}, \{fd=[0-9]+, revents=POLLOUT\}\]\)$' <(lines_of "$b")
 	grep -Eq '^poll\(\[\{fd=[0-9]+, events=POLLPRI\}\], 1, 0\) = 0 \(Timeout\)$' <(lines_of "$b")
 	diff <(lines_of "$a") <(lines_of "$b")
+}
+
+# structs's calls under strace and strace-lite (-s and -v as given): the
+# lines of the calls with structures, addresses aside
+structs_pair() {
+	local calls=writev,pwritev,readv,preadv,epoll_ctl,epoll_wait,epoll_pwait,sendmsg,recvmsg
+	calls=$calls,getsockopt,sendto,recvfrom,ioctl,clone3
+	# bats's own descriptors closed: the workload's are 3, 4, 5 as in a shell
+	(cd "$BATS_TEST_TMPDIR" && strace "$@" -e trace=$calls -o a.txt "$WL/structs" . 3>&- 4>&- 5>&- 6>&-)
+	(cd "$BATS_TEST_TMPDIR" && "$BIN/strace-lite" "$@" -e trace=$calls -o b.txt "$WL/structs" . \
+		3>&- 4>&- 5>&- 6>&-)
+	lines_of "$BATS_TEST_TMPDIR/a.txt" | sed -E 's/parent_tid=\[[0-9]+\]/parent_tid=[TID]/; s/^(clone3.*) = [0-9]+$/\1 = TID/' |
+		grep -v '^+++' >"$BATS_TEST_TMPDIR/a.l"
+	lines_of "$BATS_TEST_TMPDIR/b.txt" | sed -E 's/parent_tid=\[[0-9]+\]/parent_tid=[TID]/; s/^(clone3.*) = [0-9]+$/\1 = TID/' |
+		grep -v '^+++' >"$BATS_TEST_TMPDIR/b.l"
+}
+
+@test "strace: iovecs, msghdr, epoll_event, termios, winsize, clone3, getsockopt, recvfrom's address as strace prints them" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a.l b=$BATS_TEST_TMPDIR/b.l s
+	structs_pair
+	cat "$b"
+	grep -Fxq 'writev(3, [{iov_base="hello ", iov_len=6}, {iov_base="vectored world, this part is lon"..., iov_len=59}, {iov_base="", iov_len=0}], 3) = 65' "$b"
+	grep -Fxq 'preadv(3, [{iov_base="hello ve", iov_len=8}, {iov_base="ctored world, this part is longe"..., iov_len=64}], 2, 100) = 65' "$b"
+	grep -Fxq 'epoll_wait(5, [{events=EPOLLIN, data={u32=4660, u64=4660}}], 4, 1000) = 1' "$b"
+	grep -Fxq 'recvmsg(4, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base="message in two p", iov_len=16}, {iov_base="arts", iov_len=32}], msg_iovlen=2, msg_controllen=0, msg_flags=0}, 0) = 20' "$b"
+	grep -Fxq 'getsockopt(4, SOL_SOCKET, SO_TYPE, [2], [4]) = 0' "$b"
+	grep -Fxq 'getsockopt(4, SOL_SOCKET, SO_TYPE, [2], [16 => 4]) = 0' "$b"
+	grep -Fxq 'recvfrom(3, "datagram", 64, 0, {sa_family=AF_UNIX, sun_path="v.sock"}, [110 => 9]) = 8' "$b"
+	grep -Fxq 'recvmsg(3, {msg_name={sa_family=AF_UNIX, sun_path="v.sock"}, msg_namelen=110 => 9, msg_iov=[{iov_base="named", iov_len=64}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 5' "$b"
+	grep -Eq '^ioctl\(4, TCGETS, \{c_iflag=ICRNL\|IXON, .*c_lflag=ISIG\|ICANON\|ECHO\|.*, \.\.\.\}\) = 0$' "$b"
+	diff "$a" "$b"
+	# the data of each element cut at -s (strace shows -s elements at most); -v: termios in
+	# full; -X: the flags inside the structures too
+	for s in "-s 0" "-s 1" "-s 5" "-s 40" "-X raw" "-X verbose" "-v"; do
+		structs_pair $s
+		diff "$a" "$b" || { echo "$s"; false; }
+	done
+	grep -q 'c_line=N_TTY, c_cc=\[\[VINTR\]=0x3' "$b"
+	# up to the maximum -s: it loads; an element's data is cut at its slot (40 bytes of 3)
+	for s in 64 256; do
+		structs_pair -s $s
+		diff <(grep -v 'iov_base' "$a") <(grep -v 'iov_base' "$b")
+		grep -Fq 'writev(3, [{iov_base="hello ", iov_len=6}, {iov_base="vectored world, this part is longer than"..., iov_len=59}, {iov_base="", iov_len=0}], 3) = 65' "$b"
+		grep -Fq 'readv(3, [{iov_base="hello ve", iov_len=8}, {iov_base="ctored world, this part is longer than thirty-two bytes\n\0\0\0\0\0\0\0\0", iov_len=64}], 2) = 72' "$b"
+	done
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <asm/unistd_64.h>
@@ -398,6 +399,186 @@ static void test_structs(void **state)
 	sbuf__free(&b);
 }
 
+
+#define ARG_STRUCT(kind, buf, n) do {					\
+		sbuf__reset(&b);					\
+		cap.data = (buf);					\
+		cap.len = (n);						\
+		sysdecode__arg(&b, &o, (kind), 0x7ffd0000, &cap, 0);	\
+	} while (0)
+
+/* iovec blocks, msghdr, epoll_event, termios, winsize, clone_args: as strace prints them */
+static void test_struct_arrays(void **state)
+{
+	struct sbuf b = { 0 };
+	struct sysdecode_opts o = { .strsize = 32 };
+	struct sysdecode_cap cap = { .valid = true };
+	char blk[STRACE_STR_MAX] = { 0 }, ev[24] = { 0 }, tio[36] = { 0 }, ca[88] = { 0 };
+	const char *long_part = "vectored world, this part is longer than thirty-two bytes\n";
+	unsigned int lens[3] = { 6, 59, 0 }, u;
+	unsigned long long v;
+
+	(void)state;
+	/* writev: three elements, the data of each in its slot (strace.h) */
+	memcpy(blk + STRACE_IOV_LENS, lens, sizeof(lens));
+	memcpy(blk + STRACE_IOV_DATA(0), "hello ", 6);
+	memcpy(blk + STRACE_IOV_DATA(0) + STRACE_IOV_SLOT(3, 0), long_part, STRACE_IOV_SLOT(3, 0));
+	sysdecode__iov(&b, &o, blk, sizeof(blk), 3, -1);
+	assert_string_equal(b.p, "[{iov_base=\"hello \", iov_len=6}, "
+			    "{iov_base=\"vectored world, this part is lon\"..., iov_len=59}, "
+			    "{iov_base=\"\", iov_len=0}]");
+	/* readv: 10 bytes returned, the rest of the elements untouched */
+	sbuf__reset(&b);
+	sysdecode__iov(&b, &o, blk, sizeof(blk), 3, 10);
+	assert_string_equal(b.p, "[{iov_base=\"hello \", iov_len=6}, {iov_base=\"vect\", iov_len=59}, "
+			    "{iov_base=\"\", iov_len=0}]");
+	/* -s 4 */
+	sbuf__reset(&b);
+	o.strsize = 4;
+	sysdecode__iov(&b, &o, blk, sizeof(blk), 1, -1);
+	assert_string_equal(b.p, "[{iov_base=\"hell\"..., iov_len=6}]");
+	o.strsize = 32;
+	/* more elements than the block holds data for */
+	sbuf__reset(&b);
+	sysdecode__iov(&b, &o, blk, sizeof(blk), 6, -1);
+	assert_string_equal(b.p + b.len - 6, ", ...]");
+
+	/* a msghdr: its iovecs from the same block, its data after msg_name */
+	memset(blk, 0, sizeof(blk));
+	v = 0x7ffd1000;
+	memcpy(blk + 16, &v, 8);	/* msg_iov */
+	v = 2;
+	memcpy(blk + 24, &v, 8);	/* msg_iovlen */
+	u = 0x20;			/* MSG_TRUNC */
+	memcpy(blk + 48, &u, 4);
+	lens[0] = 6;
+	lens[1] = 3;
+	memcpy(blk + STRACE_IOV_LENS, lens, 8);
+	memcpy(blk + STRACE_IOV_DATA(1), "hello ", 6);
+	memcpy(blk + STRACE_IOV_DATA(1) + STRACE_IOV_SLOT(2, 1), "abc", 3);
+	sbuf__reset(&b);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, -1);
+	assert_string_equal(b.p, "{msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"hello \", iov_len=6}, "
+			    "{iov_base=\"abc\", iov_len=3}], msg_iovlen=2, msg_controllen=0, "
+			    "msg_flags=MSG_TRUNC}");
+	/* with a name: netlink's, copied after the lengths */
+	v = 0x7ffd2000;
+	memcpy(blk, &v, 8);
+	u = 12;
+	memcpy(blk + 8, &u, 4);
+	blk[STRACE_IOV_NAME] = AF_NETLINK;
+	sbuf__reset(&b);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, -1);
+	assert_true(!strncmp(b.p, "{msg_name={sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, "
+			     "msg_namelen=12, msg_iov=[{iov_base=\"hello \"", 103));
+	/* recvmsg: the name's length as given, and as the call left it */
+	sbuf__reset(&b);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, 128);
+	assert_non_null(strstr(b.p, ", msg_namelen=128 => 12, msg_iov="));
+	sbuf__reset(&b);
+	sysdecode__vres(&b, 110, 9);
+	assert_string_equal(b.p, "[110 => 9]");
+	sbuf__reset(&b);
+	sysdecode__vres(&b, 4, 4);
+	assert_string_equal(b.p, "[4]");
+	sbuf__reset(&b);
+	sysdecode__vres(&b, -1, 16);
+	assert_string_equal(b.p, "[16]");
+	/* a name longer than copied: its address */
+	u = 110;
+	memcpy(blk + 8, &u, 4);
+	sbuf__reset(&b);
+	sysdecode__msghdr(&b, &o, blk, sizeof(blk), 9, -1);
+	assert_true(!strncmp(b.p, "{msg_name=0x7ffd2000, msg_namelen=110, ", 39));
+
+	/* epoll_event: packed, 12 bytes */
+	u = 0x80000001;			/* EPOLLIN|EPOLLET */
+	memcpy(ev, &u, 4);
+	v = 0x100001234ULL;
+	memcpy(ev + 4, &v, 8);
+	u = 4;				/* EPOLLOUT */
+	memcpy(ev + 12, &u, 4);
+	ARG_STRUCT('%', ev, 12);
+	assert_string_equal(b.p, "{events=EPOLLIN|EPOLLET, data={u32=4660, u64=4294971956}}");
+	sbuf__reset(&b);
+	sysdecode__epoll_events(&b, &o, ev, 24, 2);
+	assert_string_equal(b.p, "[{events=EPOLLIN|EPOLLET, data={u32=4660, u64=4294971956}}, "
+			    "{events=EPOLLOUT, data={u32=0, u64=0}}]");
+	sbuf__reset(&b);
+	sysdecode__epoll_events(&b, &o, ev, 12, 3);	/* more than copied */
+	assert_string_equal(b.p, "[{events=EPOLLIN|EPOLLET, data={u32=4660, u64=4294971956}}, ...]");
+	sbuf__reset(&b);
+	sysdecode__epoll_events(&b, &o, ev, 0, 0);
+	assert_string_equal(b.p, "[]");
+	/* getrandom's bytes: all in hex, cut at -s */
+	sbuf__reset(&b);
+	sysdecode__quote_hex(&b, "O,[\n\0", 5, 4, false);
+	assert_string_equal(b.p, "\"\\x4f\\x2c\\x5b\\x0a\"...");
+	/* -s 0: strace shows no element of an array */
+	sbuf__reset(&b);
+	o.strsize = 0;
+	sysdecode__epoll_events(&b, &o, ev, 24, 2);
+	assert_string_equal(b.p, "[...]");
+	sbuf__reset(&b);
+	sysdecode__iov(&b, &o, blk, sizeof(blk), 2, -1);
+	assert_string_equal(b.p, "[...]");
+	o.strsize = 32;
+
+	/* termios of a new pseudo-terminal; c_line and c_cc with -v */
+	u = 02400;		/* ICRNL|IXON */
+	memcpy(tio, &u, 4);
+	u = 05;			/* OPOST|ONLCR */
+	memcpy(tio + 4, &u, 4);
+	u = 0277;		/* B38400|CS8|CREAD */
+	memcpy(tio + 8, &u, 4);
+	u = 0105073;		/* ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|ECHOCTL|ECHOKE */
+	memcpy(tio + 12, &u, 4);
+	tio[17] = 3;		/* VINTR */
+	tio[17 + 6] = 1;	/* VMIN */
+	ARG_STRUCT('`', tio, 36);
+	assert_string_equal(b.p, "{c_iflag=ICRNL|IXON, c_oflag=NL0|CR0|TAB0|BS0|VT0|FF0|OPOST|ONLCR, "
+			    "c_cflag=B38400|CS8|CREAD, c_lflag=ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|"
+			    "ECHOCTL|ECHOKE, ...}");
+	sysdecode__verbose = true;
+	ARG_STRUCT('`', tio, 36);
+	sysdecode__verbose = false;
+	assert_non_null(strstr(b.p, ", c_line=N_TTY, c_cc=[[VINTR]=0x3, [VQUIT]=0, "));
+	assert_non_null(strstr(b.p, "[VMIN]=0x1, "));
+	assert_non_null(strstr(b.p, "[VEOL2]=0, [17]=0, [18]=0]}"));
+	/* a short copy: the address */
+	ARG_STRUCT('`', tio, 20);
+	assert_string_equal(b.p, "0x7ffd0000");
+
+	u = 80 << 16 | 24;
+	memcpy(ev, &u, 4);
+	memset(ev + 4, 0, 4);
+	ARG_STRUCT('\'', ev, 8);
+	assert_string_equal(b.p, "{ws_row=24, ws_col=80, ws_xpixel=0, ws_ypixel=0}");
+
+	/* clone3 of a thread by glibc */
+	v = 0x3d0f00;
+	memcpy(ca, &v, 8);
+	v = 0x7f0000000990;
+	memcpy(ca + 16, &v, 8);
+	memcpy(ca + 24, &v, 8);
+	v = 0x7f0000100000;
+	memcpy(ca + 40, &v, 8);
+	v = 0x800300;
+	memcpy(ca + 48, &v, 8);
+	v = 0x7f00000006c0;
+	memcpy(ca + 56, &v, 8);
+	ARG_STRUCT(';', ca, 88);
+	assert_string_equal(b.p, "{flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+			    "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, "
+			    "child_tid=0x7f0000000990, parent_tid=0x7f0000000990, exit_signal=0, "
+			    "stack=0x7f0000100000, stack_size=0x800300, tls=0x7f00000006c0}");
+	memset(ca, 0, sizeof(ca));
+	ca[32] = SIGCHLD;
+	ARG_STRUCT(';', ca, 88);
+	assert_string_equal(b.p, "{flags=0, exit_signal=SIGCHLD, stack=NULL, stack_size=0}");
+	sbuf__free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_arg_counts),
 		cmocka_unit_test(test_structs),
+		cmocka_unit_test(test_struct_arrays),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

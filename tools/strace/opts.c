@@ -33,6 +33,8 @@ static const char doc[] =
 "    strace-lite -j -o trace.json cmd    # NDJSON events to a file\n"
 "    strace-lite -c --serve 9302 -p 1234 # Prometheus counters on 127.0.0.1:9302\n";
 
+enum { OPT_DEBUG = 0x100 };
+
 static const struct argp_option options[] = {
 	{ "summary-only", 'c', NULL, 0, "Count time, calls and errors per syscall; print a summary at the end", 0 },
 	{ "summary", 'C', NULL, 0, "Like -c, and trace the calls too", 0 },
@@ -53,6 +55,8 @@ static const struct argp_option options[] = {
 	{ "output", 'o', "FILE", 0, "Write the trace and the summary to FILE; with -ff, FILE.PID per process", 0 },
 	{ "quiet", 'q', NULL, 0, "No \"Hit Ctrl-C\" line; -qq: no \"+++ exited\" lines either", 0 },
 	{ "trace-path", 'P', "PATH", 0, "Only calls that touch PATH: a path argument or a descriptor of it (repeatable)", 0 },
+	{ "no-abbrev", 'v', NULL, 0, "Unabbreviated structures, as strace -v: stat's and termios's every field", 0 },
+	{ "debug", OPT_DEBUG, NULL, 0, "libbpf's debug output, the attach form chosen for each tracepoint", 0 },
 	{ "const-print-style", 'X', "FORMAT", 0, "Constants as raw numbers, abbrev (names, the default) or verbose (both)", 0 },
 	{ "stack-trace", 'k', NULL, 0, "Not supported: stacks at each call need the process stopped (ptrace); out of scope", 0 },
 	{ 0 },
@@ -282,6 +286,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			sysdecode__style = SYSDECODE_VERBOSE;
 		else
 			msg__usage("invalid -X format '%s' (raw, abbrev or verbose)", arg);
+		break;
+	case 'v':
+		sysdecode__verbose = true;
+		break;
+	case OPT_DEBUG:
+		env.verbose = true;
+		msg_verbose = true;
 		break;
 	case 'k':
 		msg__usage("-k is not supported: a stack at each call needs the process stopped (ptrace)");

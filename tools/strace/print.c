@@ -196,20 +196,21 @@ const char *print__slot_name(char *buf, size_t len, __u32 slot)
 static const struct sysdecode_info *slot_infos[STRACE_SLOTS];
 
 /* Calls whose arguments depend on each other, found by name once (not per line). */
-enum { SP_NONE, SP_FCNTL, SP_FUTEX, SP_SOCKET, SP_CLONE, SP_SETSOCKOPT, SP_GETSOCKOPT };
+enum { SP_NONE, SP_FCNTL, SP_FUTEX, SP_SOCKET, SP_CLONE, SP_SETSOCKOPT, SP_GETSOCKOPT, SP_IOCTL,
+       SP_GETRANDOM, SP_LAST = SP_GETRANDOM };
 static unsigned char slot_special[STRACE_SLOTS];
 
 void print__init(void)
 {
 	static const char *const special[] = { NULL, "fcntl", "futex", "socket", "clone",
-					       "setsockopt", "getsockopt" };
+					       "setsockopt", "getsockopt", "ioctl", "getrandom" };
 
 	for (__u32 slot = 0; slot < STRACE_SLOTS; slot++) {
 		const char *n = slot >= STRACE_IA32 ? syscall__name(slot - STRACE_IA32, true) :
 				syscall__name(slot, false);
 
 		slot_infos[slot] = n ? sysdecode__find(n) : NULL;
-		for (int k = 1; n && slot < STRACE_IA32 && k <= SP_GETSOCKOPT; k++)
+		for (int k = 1; n && slot < STRACE_IA32 && k <= SP_LAST; k++)
 			if (!strcmp(n, special[k]))
 				slot_special[slot] = k;
 	}
@@ -289,6 +290,20 @@ static char arg_kind(const struct sysdecode_info *in, const struct strace_enter 
 		return e->args[1] == 1 ? '(' : e->args[1] == 6 ? ')' : 'i';
 	if (sp == SP_SETSOCKOPT && i == 3 && e->args[4] != 4)	/* not an int */
 		return 'x';
+	if (sp == SP_IOCTL && i == 2) {	/* the argument by request */
+		switch ((unsigned int)e->args[1]) {
+		case 0x5401: case 0x5402: case 0x5403: case 0x5404:	/* TCGETS, TCSETS* */
+			return '`';
+		case 0x5413: case 0x5414:				/* TIOCGWINSZ, TIOCSWINSZ */
+			return '\'';
+		case 0x540f: case 0x5410: case 0x5411: case 0x541b:	/* TIOC[GS]PGRP, OUTQ, FIONREAD */
+		case 0x5421: case 0x5429: case 0x80045430: case 0x40045431:
+			return '_';
+		case 0x540c: case 0x540d: case 0x5422: case 0x5450: case 0x5451:
+			return 0;	/* no argument: TIOCEXCL, TIOCNXCL, TIOCNOTTY, FIO[N]CLEX */
+		}
+		return 'x';
+	}
 	if (sp == SP_SOCKET && i == 2 &&
 	    (e->args[0] == AF_INET || e->args[0] == AF_INET6))
 		return '9';
@@ -345,6 +360,83 @@ static int clone_args(const struct strace_enter *e)
 		sbuf__printf(&args[n++], "child_tidptr=%#llx", (unsigned long long)e->args[3]);
 	}
 	return n;
+}
+
+/*
+ * Arguments read as blocks (iovecs, msghdr), arrays of a returned count
+ * (epoll_wait) or with a length beside them (getsockopt): printed here,
+ * true; false for the other kinds. cap: the entry's copy of argument i.
+ */
+static bool struct_kind(struct sbuf *arg, const struct sysdecode_opts *o, char kind,
+			const struct strace_enter *e, const struct strace_exit *x, int i,
+			const struct sysdecode_cap *cap)
+{
+	unsigned long long v = e->args[i], next = i < 5 ? e->args[i + 1] : 0;
+	bool ok = x && x->ret >= 0;
+	unsigned int len;
+
+	switch (kind) {
+	case '[':	/* at entry, whatever the call did */
+	case '{':
+		if (!v || !cap || cap->len < STRACE_STR_MAX)
+			break;
+		if (kind == '[')
+			sysdecode__iov(arg, o, cap->data, cap->len, next, -1);
+		else
+			sysdecode__msghdr(arg, o, cap->data, cap->len, -1, -1);
+		return true;
+	case ']':
+	case '}':
+		if (!v || !ok || x->cap_str != STRACE_CAP_IOV_BLOCK || x->cap_len < STRACE_STR_MAX)
+			break;
+		if (kind == ']')
+			sysdecode__iov(arg, o, x->cap, x->cap_len, next, x->ret);
+		else
+			sysdecode__msghdr(arg, o, x->cap, x->cap_len, x->ret, x->in_len - 1);
+		return true;
+	case '^':
+		if (!v || !ok || x->cap_str || (x->ret && x->cap_len <= 0))
+			break;
+		sysdecode__epoll_events(arg, o, x->cap, x->cap_len, x->ret);
+		return true;
+	case '|':	/* getsockopt: [optlen][value] */
+	case '!':
+		if (!v || !ok || x->cap_str || x->cap_len < 4)
+			break;
+		memcpy(&len, x->cap, 4);
+		if (kind == '!')
+			sysdecode__vres(arg, x->in_len - 1, len);
+		else if (len == 4 && x->cap_len >= 8)
+			sbuf__printf(arg, "[%d]", *(const int *)(x->cap + 4));
+		else
+			sysdecode__quote(arg, x->cap + 4, x->cap_len - 4, o->strsize, len > (unsigned)x->cap_len - 4);
+		return true;
+	case '<':	/* recvfrom's source address and its length, after the data */
+	case '>':
+		if (!v || !ok || x->cap_str != STRACE_CAP_ADDR)
+			break;
+		memcpy(&len, x->cap + STRACE_ADDR_OFF, 4);
+		if (kind == '>')
+			sysdecode__vres(arg, x->in_len - 1, len);
+		else if (len)
+			sysdecode__arg(arg, o, 'G', v, &(struct sysdecode_cap){
+				.data = x->cap + STRACE_ADDR_OFF + 4, .valid = true,
+				.len = len < STRACE_ADDR_MAX ? (int)len : STRACE_ADDR_MAX }, 0);
+		else
+			break;
+		return true;
+	case ';':	/* clone3: and the child's tid it stored */
+		if (!v || !cap || cap->len < sysdecode__struct_size(';'))
+			break;
+		sysdecode__arg(arg, o, kind, v, cap, next);
+		if (x && x->ret > 0 && (*(const unsigned long long *)cap->data & CLONE_PARENT_SETTID))
+			sbuf__printf(arg, " => {parent_tid=[%lld]}", (long long)x->ret);
+		return true;
+	default:
+		return false;
+	}
+	sysdecode__arg(arg, o, 'x', v, NULL, 0);
+	return true;
 }
 
 /* Decode the arguments of an entry into args[]; returns how many. */
@@ -414,6 +506,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 				sbuf__printf(arg, "[%u]", inlen);
 			continue;
 		}
+		if (struct_kind(arg, &o, kind, e, x, i, cap.valid ? &cap : NULL))
+			continue;
 		if (kind == '6') {	/* getdents: the address and strace's entry count */
 			sysdecode__arg(arg, &o, 'x', v, NULL, 0);
 			if (x && x->cap_str == STRACE_CAP_DIRENTS_COUNT)
@@ -427,7 +521,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			cap.data = x->cap;
 			cap.len = x->cap_len;
 		}
-		if ((kind == 'r' || kind == 'R') && x && x->cap_len && !x->cap_str) {
+		if ((kind == 'r' || kind == 'R') && x && x->cap_len &&
+		    (!x->cap_str || x->cap_str == STRACE_CAP_ADDR)) {
 			cap.valid = true;
 			cap.data = x->cap;
 			cap.len = x->cap_len;
@@ -473,9 +568,13 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			sbuf__printf(arg, "]");
 		} else if (kind == 'E')
 			sbuf__printf(arg, "\"\"");
-		else
+		else {
+			/* strace shows getrandom's bytes in hex */
+			o.hex = slot_special[e->h.slot & (STRACE_SLOTS - 1)] == SP_GETRANDOM;
 			sysdecode__arg(arg, &o, kind, v, cap.valid ? &cap : NULL,
 				       i < 5 ? e->args[i + 1] : 0);
+			o.hex = false;
+		}
 		if (kind == 'v' && v && envc >= 0)	/* execve's envp */
 			/* at the copy's bound: at least that many */
 			sbuf__printf(arg, " /* %d%s var%s */", envc, envc >= STRACE_ENVC_MAX ? "+" : "",
