@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stack printer (stacks.h): folded, multi-line and JSON forms. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include "esc.h"
@@ -210,5 +211,38 @@ int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s)
 	while (n < max && ips[n])
 		n++;
 	s->n = n;
+	return 0;
+}
+
+static int cmp_s32(const void *a, const void *b)
+{
+	__s32 x = *(const __s32 *)a, y = *(const __s32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int stacks__addrs(int stack_fd, __s32 *ids, size_t n, __u64 *ips, int depth,
+		  struct stack_addrs *a)
+{
+	unsigned long *q;
+	struct stack s;
+	size_t i;
+
+	qsort(ids, n, sizeof(*ids), cmp_s32);
+	for (i = 0; i < n; i++) {
+		if (i && ids[i] == ids[i - 1])
+			continue;
+		if (stacks__read(stack_fd, ids[i], ips, depth, &s) || !s.n)
+			continue;
+		if (a->n + s.n > a->cap) {
+			q = realloc(a->v, (a->n + s.n) * 2 * sizeof(*a->v));
+			if (!q)
+				return -ENOMEM;
+			a->v = q;
+			a->cap = (a->n + s.n) * 2;
+		}
+		for (int j = 0; j < s.n; j++)
+			a->v[a->n++] = ips[j];
+	}
 	return 0;
 }

@@ -77,6 +77,19 @@ void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 		  const struct stack *kstack, const struct stack *ustack);
 /* Read stack id from a BPF stack map fd into ips (max frames); fills s. */
 int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s);
+/* Addresses read from a stack map, to load only the kernel symbols a report needs. */
+struct stack_addrs {
+	unsigned long *v;
+	size_t n, cap;
+};
+
+/*
+ * Append to a the addresses of stacks ids (n of them, sorted in place,
+ * each read once) of stack map stack_fd; ips holds depth frames.
+ * 0 or -ENOMEM (a keeps what was read).
+ */
+int stacks__addrs(int stack_fd, __s32 *ids, size_t n, __u64 *ips, int depth,
+		  struct stack_addrs *a);
 /* Is this kernel frame the tracer's own (to be dropped)? */
 bool stacks__is_bpf_frame(const char *name);
 

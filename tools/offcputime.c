@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include "tool.h"
 #include "hist.h"
 #include "json.h"
 #include "loop.h"
+#include "offcpu.h"
+#include "procsnap.h"
 #include "stacks.h"
 #include "syms.h"
 #include "offcputime.h"
@@ -135,171 +136,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 struct run {
 	struct offcputime_bpf *skel;
 	struct usyms *usyms;
-	__u64 max_keys;		/* info's size */
-	__u64 fold_at;		/* keys in info that start a fold */
-	__u64 added, removed;	/* keys user space added and removed */
-	__u64 fold_lost;	/* folds that found the map full */
+	struct offcpu_collect c;
 };
-
-/* A process BPF saw for the first time: snapshot it while it lives. */
-static int on_event(void *ctx, void *data, size_t len)
-{
-	const struct offcpu_event *e = data;
-	struct run *r = ctx;
-
-	int err;
-
-	if (len < sizeof(*e))
-		return 0;
-	err = usyms__refresh(r->usyms, e->tgid);
-	/* gone already: its frames will read module+offset or [unknown] */
-	msg__verbose("snapshot of process %u: %s", e->tgid, err ? strerror(-err) : "ok");
-	return 0;
-}
-
-/* Processes known to the symbolizer before exited ones are pruned. */
-#define PRUNE_AT	4096
-
-struct tgids {
-	__u32 *v;
-	size_t n;
-};
-
-static int cmp_u32(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static bool in_map(pid_t tgid, void *ctx)
-{
-	const struct tgids *t = ctx;
-	__u32 k = tgid;
-
-	return bsearch(&k, t->v, t->n, sizeof(k), cmp_u32);
-}
-
-/*
- * Exited threads: one key per thread and stack pair would fill info after
- * some 16k short-lived threads (a thread pool, a build) and the tool would
- * then drop everything. Every fold_step() new keys, the keys of threads
- * that are gone are folded into one key per process, comm and stacks with
- * tid 0 ("exited threads"): BPF never writes a tid-0 key (the idle task is
- * not traced), so user space owns those.
- */
-static bool thread_gone(__u32 tgid, __u32 tid)
-{
-	return syscall(SYS_tgkill, tgid, tid, 0) && errno == ESRCH;
-}
-
-/*
- * Fold after this many new keys: a sixteenth of the map (1024 keys by
- * default), so the map holds about the live threads' keys plus that,
- * and a fold (a walk of the map, a tgkill(2) per key) stays rare.
- */
-static __u64 fold_step(const struct run *r)
-{
-	return r->max_keys / 16 ? r->max_keys / 16 : 1;
-}
-
-static void fold_exited(struct run *r)
-{
-	int fd = bpf_map__fd(r->skel->maps.info);
-	struct offcpu_key *keys = NULL, *prev = NULL, k0;
-	struct offcpu_val v, v0;
-	size_t n = 0, cap = 0, i, folded = 0;
-	__u64 live;
-
-	/* keys first: deleting while walking restarts the walk */
-	for (;;) {
-		if (n == cap) {
-			void *q = realloc(keys, (cap = cap ? cap * 2 : 4096) * sizeof(*keys));
-
-			if (!q)
-				break;
-			keys = q;
-		}
-		if (bpf_map_get_next_key(fd, prev, &keys[n]))
-			break;
-		prev = &keys[n++];
-	}
-	for (i = 0; i < n; i++) {
-		if (!keys[i].tid || !thread_gone(keys[i].tgid, keys[i].tid))
-			continue;
-		/* the thread is gone: BPF no longer writes this key */
-		if (bpf_map_lookup_and_delete_elem(fd, &keys[i], &v)) {
-			/* hash maps support it since 5.14 */
-			if (bpf_map_lookup_elem(fd, &keys[i], &v) || bpf_map_delete_elem(fd, &keys[i]))
-				continue;
-		}
-		r->removed++;
-		k0 = keys[i];
-		k0.tid = 0;
-		if (!bpf_map_lookup_elem(fd, &k0, &v0)) {
-			v.total_ns += v0.total_ns;
-			v.count += v0.count;
-		} else {
-			r->added++;
-		}
-		if (bpf_map_update_elem(fd, &k0, &v, BPF_ANY)) {
-			r->fold_lost++;
-			r->added--;
-		}
-		folded++;
-	}
-	free(keys);
-	live = r->skel->bss->info_added + r->added - r->removed;
-	r->fold_at = live + fold_step(r);
-	msg__verbose("folded %zu keys of exited threads: %llu keys in use", folded,
-		     (unsigned long long)live);
-}
-
-/*
- * Every tick: fold exited threads' keys when info fills. Every few
- * seconds: when many processes have come and gone, forget the exited
- * ones with no stack left in the map, so a long run does not grow.
- */
-static int on_tick(void *ctx)
-{
-	struct run *r = ctx;
-	static int ticks;
-	struct offcpu_key key, next, *prev = NULL;
-	struct tgids t = { 0 };
-	size_t cap = 0, before;
-	int fd;
-
-	static size_t prune_at;
-
-	if (r->skel->bss->info_added + r->added - r->removed >= r->fold_at)
-		fold_exited(r);
-	if (!prune_at)	/* tests lower it */
-		prune_at = getenv("BPFLITE_PRUNE_AT") ? strtoul(getenv("BPFLITE_PRUNE_AT"), NULL, 0) : 0;
-	if (!prune_at)
-		prune_at = PRUNE_AT;
-	if (++ticks % 50 || usyms__count(r->usyms) < prune_at)
-		return 0;
-	fd = bpf_map__fd(r->skel->maps.info);
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (t.n == cap) {
-			void *q = realloc(t.v, (cap = cap ? cap * 2 : 1024) * sizeof(*t.v));
-
-			if (!q)
-				break;
-			t.v = q;
-		}
-		t.v[t.n++] = next.tgid;
-		key = next;
-		prev = &key;
-	}
-	qsort(t.v, t.n, sizeof(*t.v), cmp_u32);
-	before = usyms__count(r->usyms);
-	usyms__prune(r->usyms, in_map, &t);
-	msg__verbose("symbolizer: pruned %zu exited processes, %zu left",
-		     before - usyms__count(r->usyms), usyms__count(r->usyms));
-	free(t.v);
-	return 0;
-}
 
 struct entry {
 	struct offcpu_key k;
@@ -316,25 +154,16 @@ static int cmp_entry(const void *a, const void *b)
 	return x->k.tid < y->k.tid ? -1 : x->k.tid > y->k.tid;
 }
 
-static int cmp_s32(const void *a, const void *b)
-{
-	__s32 x = *(const __s32 *)a, y = *(const __s32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Kernel symbols for the addresses of these stacks only: all of kallsyms
  * is ~5 MB here, the names a report needs a few KiB.
  */
 static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n, __u64 *ips)
 {
-	unsigned long *addrs = NULL, *q;
-	size_t nr = 0, cap = 0;
+	struct stack_addrs a = { 0 };
 	struct ksyms *k;
 	__s32 *ids;
 	__u32 i, nids = 0;
-	struct stack s;
 
 	ids = malloc((n ? n : 1) * sizeof(*ids));
 	if (!ids)
@@ -342,25 +171,10 @@ static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n, __
 	for (i = 0; i < n; i++)
 		if (e[i].k.kern_stack_id >= 0)
 			ids[nids++] = e[i].k.kern_stack_id;
-	qsort(ids, nids, sizeof(*ids), cmp_s32);
-	for (i = 0; i < nids; i++) {
-		if (i && ids[i] == ids[i - 1])
-			continue;
-		if (stacks__read(stack_fd, ids[i], ips, cfg.depth, &s) || !s.n)
-			continue;
-		if (nr + s.n > cap) {
-			cap = (nr + s.n) * 2;
-			q = realloc(addrs, cap * sizeof(*addrs));
-			if (!q)
-				break;
-			addrs = q;
-		}
-		for (int j = 0; j < s.n; j++)
-			addrs[nr++] = ips[j];
-	}
+	stacks__addrs(stack_fd, ids, nids, ips, cfg.depth, &a);
 	free(ids);
-	k = ksyms__load_for(addrs, nr);
-	free(addrs);
+	k = ksyms__load_for(a.v, a.n);
+	free(a.v);
 	return k;
 }
 
@@ -495,16 +309,17 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(r.skel->maps.stacks, cfg.storage);
 	bpf_map__set_value_size(r.skel->maps.stacks, cfg.depth * sizeof(__u64));
 	/* one key per thread and stack pair: as many as stacks, or the default */
-	r.max_keys = cfg.storage > OFFCPU_STACK_STORAGE ? cfg.storage : OFFCPU_STACK_STORAGE;
-	bpf_map__set_max_entries(r.skel->maps.info, r.max_keys);
-	r.fold_at = fold_step(&r);
+	bpf_map__set_max_entries(r.skel->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
+				 cfg.storage : OFFCPU_STACK_STORAGE);
 
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)
 		goto out;
 
 	r.usyms = usyms__new(0);
-	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.events), on_event, &r, NULL);
+	offcpu__init(&r.c, bpf_map__fd(r.skel->maps.info), &r.skel->bss->info_added,
+		     bpf_map__max_entries(r.skel->maps.info), r.usyms);
+	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.events), procsnap__event, r.usyms, NULL);
 	if (!r.usyms || !rb) {
 		err = -errno ?: -ENOMEM;
 		msg__fail(err, "set up the symbolizer");
@@ -513,7 +328,7 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
-	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
+	err = loop__ringbuf(rb, env.duration, 100, NULL, offcpu__tick, &r.c);
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
 	ring_buffer__consume(rb);
@@ -522,7 +337,7 @@ int main(int argc, char **argv)
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 
-		l.map_full += r.fold_lost;
+		l.map_full += r.c.fold_lost;
 		loss__report(&l, env.json);
 	}
 out:
