@@ -84,6 +84,14 @@ $(foreach t,$(TOOLS),$(eval $(call bpf_tool,$(t))))
 # profile-lite --off-cpu runs offcputime's BPF object alongside its own.
 $(OUT)/tools/profile.o: $(OUT)/offcputime.skel.h
 
+# flamegraph-lite's script and style, embedded as C arrays. "]]>" would end
+# the SVG's CDATA section early: refused here.
+FLAMEGRAPH_ASSETS := tools/flamegraph/flamegraph.js tools/flamegraph/flamegraph.css
+$(OUT)/flamegraph_assets.h: $(FLAMEGRAPH_ASSETS) | $(OUT)
+	@if grep -l ']]>' $^; then echo "$@: ']]>' in the files above would end the SVG's CDATA" >&2; exit 1; fi
+	(cd tools/flamegraph && for f in $(notdir $^); do xxd -i $$f; done) > $@.tmp && mv $@.tmp $@
+$(OUT)/tools/flamegraph.o: $(OUT)/flamegraph_assets.h
+
 $(OUT)/tools/%.o: tools/%.c | $(OUT)/tools
 	$(CC) $(CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
 

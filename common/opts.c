@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "msg.h"
 #include "opts.h"
+#include "window.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -174,7 +175,7 @@ static struct argp_option all_options[] = {
 
 static struct argp_option chosen[16];
 static struct argp common_argp = { chosen, parse_common, NULL, NULL, NULL, NULL, NULL };
-static struct argp_child children[2];
+static struct argp_child children[3];
 
 const struct argp_child *opts__children(unsigned int mask)
 {
@@ -198,6 +199,9 @@ const struct argp_child *opts__children(unsigned int mask)
 	children[0].argp = &common_argp;
 	children[0].header = NULL;
 	children[0].group = 0;
+	memset(&children[1], 0, sizeof(children[1]));
+	if (mask & OPTS_WINDOW)
+		children[1].argp = &window__argp;
 	return children;
 }
 

@@ -21,6 +21,7 @@ enum {
 	OPTS_MS		= 1 << 4,	/* -m milliseconds */
 	OPTS_INTERVAL	= 1 << 5,	/* positional [interval [count]] */
 	OPTS_DURATION	= 1 << 6,	/* positional [duration] */
+	OPTS_WINDOW	= 1 << 7,	/* --interval SECS, --ring N (window.h) */
 };
 
 struct env {

@@ -58,6 +58,11 @@ static const char *uname_(struct stack_printer *p, pid_t tgid, __u64 addr, char 
 	return usyms__name(p->usyms, tgid, addr, false, buf, len);
 }
 
+void stacks__fold_countname(FILE *f, const char *unit)
+{
+	fprintf(f, "# countname %s\n", unit);
+}
+
 void stacks__fold_name(FILE *f, const char *name, size_t len, const char *suffix)
 {
 	esc__put(f, name, len, ESC_FOLDED);

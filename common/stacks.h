@@ -61,6 +61,12 @@ struct stack {
 void stacks__print(struct stack_printer *p, FILE *f, const char *comm, pid_t tgid,
 		   pid_t tid, const struct stack *kstack, const struct stack *ustack,
 		   unsigned long long count);
+/*
+ * "# countname UNIT": the first line of a folded report, a comment that
+ * names the counts for flamegraph-lite (flamegraph.pl and speedscope skip
+ * it as a line without a count).
+ */
+void stacks__fold_countname(FILE *f, const char *unit);
 /* Folded pieces: a name (comm or frame) escaped, then suffix. */
 void stacks__fold_name(FILE *f, const char *name, size_t len, const char *suffix);
 /* ";frame" for each user frame, root first; missed: ";[missed user stack]". */

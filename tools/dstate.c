@@ -23,6 +23,7 @@
 #include "syms.h"
 #include "timefmt.h"
 #include "wchan.h"
+#include "window.h"
 #include "dstate.h"
 #include "dstate.skel.h"
 
@@ -54,6 +55,7 @@ static const char doc[] =
 "    dstate-lite -m 100      # each D sleep over 100 ms with stacks and waker\n"
 "    dstate-lite -H 10 1     # a latency histogram per reason, 10 s\n"
 "    dstate-lite -f 30 1 > d.folded  # wait;--;waker stacks for flame graphs\n"
+"    dstate-lite -f --interval 10 --ring 30  # kill -USR1: the last 30 windows\n"
 "    dstate-lite --stuck 5000 2  # every 2 s, tasks in D for over 5 s\n"
 "    dstate-lite -p 185 -U   # process 185 only, with user stacks\n"
 "    dstate-lite --include-idle  # also TASK_IDLE sleeps and frozen tasks\n"
@@ -105,6 +107,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("-f and -j are mutually exclusive");
 		if (cfg.folded && cfg.hist)
 			msg__usage("-f and -H are mutually exclusive");
+		/* the window options' parser has run: children end first */
+		if (window_opts.interval_ms && !cfg.folded)
+			msg__usage("--interval and --ring need -f");
+		if (window_opts.interval_ms && env.interval)
+			msg__usage("--interval and a positional interval are mutually exclusive");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -425,8 +432,12 @@ static void print_summary(struct reason *rs, int n, const char *hms)
 	}
 }
 
-/* -f: comm;user;kernel;--;waker kernel (leaf first);waker comm  total_us */
-static void print_folded(const struct dstate_key *k, const struct dstate_val *v)
+/*
+ * -f: comm;user;-;kernel;--;waker kernel (leaf first);-;waker comm total_us.
+ * "-" starts the kernel frames (offcputime-lite -d's convention), "--" the
+ * waker's kernel frames, whose "-" then starts its user side (its comm).
+ */
+static void print_folded(FILE *out, const struct dstate_key *k, const struct dstate_val *v)
 {
 	__u64 kips[DSTATE_STACK_DEPTH], uips[DSTATE_STACK_DEPTH], wips[DSTATE_STACK_DEPTH];
 	struct stack ks, us, ws;
@@ -435,16 +446,17 @@ static void print_folded(const struct dstate_key *k, const struct dstate_val *v)
 	stack_get(k->ustack_id, uips, &us);
 	stack_get(k->waker_kstack_id, wips, &ws);
 	ksyms();
-	stacks__fold_name(stdout, k->comm, strnlen(k->comm, DSTATE_COMM_LEN), "");
-	stacks__fold_user(&printer, stdout, k->tgid, &us);
-	stacks__fold_kernel(&printer, stdout, &ks, false);
+	stacks__fold_name(out, k->comm, strnlen(k->comm, DSTATE_COMM_LEN), "");
+	stacks__fold_user(&printer, out, k->tgid, &us);
+	fputs(";-", out);
+	stacks__fold_kernel(&printer, out, &ks, false);
 	if (k->waker_comm[0]) {
-		fputs(";--", stdout);
-		stacks__fold_kernel(&printer, stdout, &ws, true);
-		fputc(';', stdout);
-		stacks__fold_name(stdout, k->waker_comm, strnlen(k->waker_comm, DSTATE_COMM_LEN), "");
+		fputs(";--", out);
+		stacks__fold_kernel(&printer, out, &ws, true);
+		fputs(";-;", out);
+		stacks__fold_name(out, k->waker_comm, strnlen(k->waker_comm, DSTATE_COMM_LEN), "");
 	}
-	printf(" %llu\n", (unsigned long long)(v->total_ns / 1000));
+	fprintf(out, " %llu\n", (unsigned long long)(v->total_ns / 1000));
 }
 
 /* ---- stuck now ------------------------------------------------------------------ */
@@ -550,6 +562,30 @@ dup:;
 
 /* ---- the interval report --------------------------------------------------------- */
 
+/* -f: one window's (or interval's) folded stacks to out; empties aggs */
+static int report_folded(void *ctx, FILE *out)
+{
+	struct dstate_key *keys = NULL;
+	struct dstate_val *vals = NULL;
+	__u32 n, i;
+	int err;
+
+	(void)ctx;
+	err = map__drain(bpf_map__fd(skel->maps.aggs), sizeof(*keys), sizeof(*vals),
+			 DSTATE_MAX_AGG, (void **)&keys, (void **)&vals, &n);
+	if (err) {
+		msg__fail(err, "read D sleeps");
+	} else {
+		stacks__fold_countname(out, "us");
+		for (i = 0; i < n; i++)
+			print_folded(out, &keys[i], &vals[i]);
+		fflush(out);
+	}
+	free(keys);
+	free(vals);
+	return err;
+}
+
 static int report(void *ctx)
 {
 	struct dstate_key *keys = NULL;
@@ -559,18 +595,13 @@ static int report(void *ctx)
 	char hms[16];
 	__u32 n, i;
 
-	(void)ctx;
+	if (cfg.folded)
+		return report_folded(ctx, stdout);
 	timefmt__hms(hms, sizeof(hms));
 	err = map__drain(bpf_map__fd(skel->maps.aggs), sizeof(*keys), sizeof(*vals),
 			 DSTATE_MAX_AGG, (void **)&keys, (void **)&vals, &n);
 	if (err) {
 		msg__fail(err, "read D sleeps");
-		goto out;
-	}
-	if (cfg.folded) {
-		for (i = 0; i < n; i++)
-			print_folded(&keys[i], &vals[i]);
-		fflush(stdout);
 		goto out;
 	}
 	rs = calloc(n ? n : 1, sizeof(*rs));
@@ -641,6 +672,7 @@ static bool switch_has_prev_state(void)
 struct loop_ctx {
 	int done;
 	long long next_ms;	/* the next report, monotonic ms */
+	struct windows *windows;	/* -f --interval */
 };
 
 static bool stop_after_count(void *ctx)
@@ -655,6 +687,8 @@ static int tick(void *ctx)
 {
 	struct loop_ctx *l = ctx;
 
+	if (l->windows)
+		return windows__tick(l->windows);
 	if (loop__now_ms() < l->next_ms)
 		return 0;
 	l->next_ms += env.interval * 1000LL;
@@ -671,7 +705,8 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL |
+			 OPTS_WINDOW,
 			 argc, argv);
 
 	skel = TOOL_OPEN(dstate_bpf);
@@ -725,13 +760,25 @@ int main(int argc, char **argv)
 		       "TOTAL", "REASON");
 	}
 	lc.next_ms = loop__now_ms() + env.interval * 1000LL;
-	err = loop__ringbuf(rb, 0, 100, stop_after_count, env.interval ? tick : NULL, &lc);
-	/* The last (partial) interval, or the only one. */
-	if (!err && (!env.interval || !stop_after_count(&lc)))
+	if (window_opts.interval_ms) {
+		lc.windows = windows__new(report_folded, NULL);
+		if (!lc.windows) {
+			err = -ENOMEM;
+			msg__fail(err, "set up the windows");
+			goto out;
+		}
+	}
+	err = loop__ringbuf(rb, 0, 100, stop_after_count,
+			    env.interval || lc.windows ? tick : NULL, &lc);
+	/* The last (partial) interval or window, or the only one. */
+	if (!err && lc.windows)
+		err = windows__finish(lc.windows);
+	else if (!err && (!env.interval || !stop_after_count(&lc)))
 		err = report(NULL);
 	loss__report(&skel->bss->loss, env.json);
 out:
 	ring_buffer__free(rb);
+	windows__free(lc.windows);
 	dstate_bpf__destroy(skel);
 	usyms__free(printer.usyms);
 	ksyms__free(printer.ksyms);

@@ -20,9 +20,11 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "esc.h"
 #include "json.h"
 #include "msg.h"
 #include "opts.h"
+#include "window.h"
 
 #define TOOL "flamegraph-lite"
 
@@ -34,6 +36,8 @@
 #define YPAD_TOP	60	/* title, subtitle, legend, buttons */
 #define YPAD_BOTTOM	34	/* details line */
 
+#define COUNT_MAX	9007199254740992.0	/* 2^53 */
+
 enum kind { K_USER, K_KERNEL, K_DELIM, K_MISSED, K_ROOT };
 
 static struct {
@@ -44,6 +48,9 @@ static struct {
 	bool minwidth_pct;
 	bool inverted;
 	bool guess_kernel;
+	bool countname_set;
+	const char *from, *to;	/* --from/--to: pick windows */
+	bool diff, normalize, folded_out;
 } cfg = {
 	.countname = "samples",
 	.width = 1200,
@@ -57,6 +64,11 @@ enum {
 	OPT_COUNTNAME,
 	OPT_INVERTED,
 	OPT_GUESS_KERNEL,
+	OPT_FROM,
+	OPT_TO,
+	OPT_DIFF,
+	OPT_NORMALIZE,
+	OPT_FOLDED,
 };
 
 static const char doc[] =
@@ -66,6 +78,9 @@ static const char doc[] =
 "\"comm;frame;frame count\". Kernel frames are told from user frames by a\n"
 "\"_[k]\" suffix or by following a \"-\" frame (offcputime-lite -d); with\n"
 "--guess-kernel also from a kernel entry point (entry_SYSCALL_64, ...) on.\n"
+"Counts may be fractional (\"a;b 2.5\"). Lines starting with \"#\" that are\n"
+"not stacks are comments; \"# window SEQ START END\" (--interval, --ring of\n"
+"the stack tools) starts a window, \"# countname UNIT\" names the counts.\n"
 "The SVG goes to standard output.\n"
 "\v"
 "EXAMPLES:\n"
@@ -78,7 +93,13 @@ static const char doc[] =
 "    flamegraph-lite --inverted --title 'Waits' a.folded b.folded > w.svg\n"
 "                          # an icicle graph of two files merged\n"
 "    flamegraph-lite --minwidth 0.5% < stacks.folded > big.svg\n"
-"                          # omit frames under 0.5% of the total\n";
+"                          # omit frames under 0.5% of the total\n"
+"    flamegraph-lite --from 21:44:20 --to 21:44:30 ring.folded > spike.svg\n"
+"                          # the windows of 21:44:20-21:44:30 (UTC) only\n"
+"    flamegraph-lite --from 21:44:10 --to 21:44:20 --folded ring.folded > before.folded\n"
+"                          # the windows before, as folded lines\n"
+"    flamegraph-lite --diff before.folded spike.folded > diff.svg\n"
+"                          # spike's stacks, red where they grew, blue where they shrank\n";
 
 static const struct argp_option options[] = {
 	{ "title", OPT_TITLE, "TEXT", 0, "Title (default: \"Flame Graph\", or \"Icicle Graph\")", 0 },
@@ -90,6 +111,15 @@ static const struct argp_option options[] = {
 	{ "guess-kernel", OPT_GUESS_KERNEL, NULL, 0,
 	  "Frames from a kernel entry point (entry_SYSCALL_64, ret_from_fork, ...) to the leaf are kernel frames",
 	  0 },
+	{ "from", OPT_FROM, "TIME", 0,
+	  "Only windows that end after TIME (UTC: 2026-11-30T21:44[:20[.123]][Z], or HH:MM[:SS] on the "
+	  "day of the first window)", 0 },
+	{ "to", OPT_TO, "TIME", 0, "Only windows that start before TIME", 0 },
+	{ "diff", OPT_DIFF, NULL, 0,
+	  "Two FILEs, BEFORE AFTER: draw AFTER, each frame red where it grew, blue where it shrank", 0 },
+	{ "normalize", OPT_NORMALIZE, NULL, 0, "With --diff: scale BEFORE to AFTER's total first", 0 },
+	{ "folded", OPT_FOLDED, NULL, 0,
+	  "Write the picked lines (--from/--to) as folded stacks, not an SVG", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 0 },
 	{ 0 },
 };
@@ -132,6 +162,35 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			msg__usage("invalid countname: empty");
 		cfg.countname = arg;
+		cfg.countname_set = true;
+		break;
+	case OPT_FROM:
+	case OPT_TO:
+		/* HH:MM needs the input's date: checked again at its first window */
+		if (window__parse_time(arg, 0) < 0)
+			msg__usage("invalid time: '%s' (give 2026-11-30T21:44[:20[.123]][Z] or HH:MM[:SS], UTC)",
+				   arg);
+		if (key == OPT_FROM)
+			cfg.from = arg;
+		else
+			cfg.to = arg;
+		break;
+	case OPT_DIFF:
+		cfg.diff = true;
+		break;
+	case OPT_NORMALIZE:
+		cfg.normalize = true;
+		break;
+	case OPT_FOLDED:
+		cfg.folded_out = true;
+		break;
+	case ARGP_KEY_END:
+		if (cfg.diff && nr_files != 2)
+			msg__usage("--diff needs two FILEs: BEFORE AFTER");
+		if (cfg.normalize && !cfg.diff)
+			msg__usage("--normalize needs --diff");
+		if (cfg.diff && cfg.folded_out)
+			msg__usage("--diff and --folded are mutually exclusive");
 		break;
 	case OPT_INVERTED:
 		cfg.inverted = true;
@@ -159,9 +218,10 @@ struct node {
 	char *name;
 	size_t len;
 	size_t hash;
-	unsigned long long total;		/* this frame and everything above it */
-	unsigned long long rel;			/* offset in its parent, in counts */
-	unsigned long long off;			/* offset from the left, in counts */
+	double total;				/* this frame and everything above it */
+	double before;				/* the same in BEFORE (--diff) */
+	double rel;				/* offset in its parent, in counts */
+	double off;				/* offset from the left, in counts */
 	enum kind kind;
 };
 
@@ -171,10 +231,19 @@ static size_t hsize, hcount;
 
 static struct {
 	unsigned long long lines;	/* stacks read */
+	unsigned long long before_lines;	/* of them, in BEFORE (--diff) */
 	unsigned long long malformed;
 	char first_bad[64];		/* where the first malformed line was */
 	bool kernel_seen;
-} in;
+	bool reading_before;		/* counts go to node.before */
+	int countname_out;		/* --folded: "# countname" lines written */
+	/* windows (# window SEQ START END) */
+	bool skipping;			/* outside the picked windows */
+	long long from_ms, to_ms;	/* resolved at the first window */
+	bool resolved;
+	unsigned long long windows, picked;	/* in this file */
+	long long first_ms, last_ms;	/* span of the picked windows */
+} in = { .first_ms = -1 };
 
 static size_t hash(const struct node *parent, enum kind kind, const char *s, size_t len)
 {
@@ -316,9 +385,11 @@ static bool is_space(char c)
 /* One line: "frame;frame;... count". Blank lines carry nothing. */
 static void parse_line(char *s, size_t len, const char *file, unsigned long long lineno)
 {
-	unsigned long long count = 0;
+	double count, *total;
+	char num[32];
 	size_t p, i, start, slen;
-	bool kern = false, guessed = false;
+	bool dot = false;
+	bool kern = false, guessed = false, waker = false;
 	struct node *n;
 
 	while (len && is_space(s[len - 1]))
@@ -334,28 +405,34 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 	/* The count is the last word: frame names may hold spaces. */
 	for (p = len; p && !is_space(s[p - 1]); p--)
 		;
-	if (!p || len - p > 20)
+	/* digits, then maybe a fraction: flamegraph.pl's \d+(?:\.\d*)? */
+	if (!p || len - p >= sizeof(num) || s[p] < '0' || s[p] > '9')
 		goto bad;
 	for (i = p; i < len; i++) {
-		unsigned int d = s[i] - '0';
-
-		if (d > 9 || count > (ULLONG_MAX - d) / 10)
+		if (s[i] == '.' && !dot)
+			dot = true;
+		else if (s[i] < '0' || s[i] > '9')
 			goto bad;
-		count = count * 10 + d;
 	}
+	memcpy(num, s + p, len - p);
+	num[len - p] = '\0';
+	count = strtod(num, NULL);
 	slen = p;
 	while (slen && is_space(s[slen - 1]))
 		slen--;
 	/* Empty frames are kept: a task may have set an empty comm. */
 	if (!slen)
 		goto bad;
-	if (count > ULLONG_MAX - root.total)
+	total = in.reading_before ? &root.before : &root.total;
+	/* up to 2^53 a double holds every integer: totals stay exact */
+	if (!isfinite(count) || count > COUNT_MAX - *total)
 		goto bad;
 	in.lines++;
+	in.before_lines += in.reading_before;
 	if (!count)
 		return;
 
-	root.total += count;
+	*total += count;
 	n = &root;
 	for (start = 0; start <= slen; start = i + 1) {
 		const char *f = s + start;
@@ -366,11 +443,15 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 			;
 		flen = i - start;
 		if (flen == 1 && f[0] == '-') {
-			kind = K_DELIM;		/* user frames before, kernel after */
-			kern = true;
+			/* user frames before, kernel after; in a waker's part
+			 * (after "--") kernel before, user after */
+			kind = K_DELIM;
+			kern = !waker;
 		} else if (flen == 2 && f[0] == '-' && f[1] == '-') {
-			kind = K_DELIM;		/* offwaketime's waker delimiter */
-			kern = false;
+			/* offwaketime's and dstate-lite's waker delimiter: the
+			 * waker's kernel stack follows, then "-" and its user side */
+			kind = K_DELIM;
+			kern = waker = true;
 		} else if (flen > 4 && !memcmp(f + flen - 4, "_[k]", 4)) {
 			flen -= 4;		/* stackcollapse-perf --kernel */
 			kind = K_KERNEL;
@@ -393,11 +474,100 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 		if (kind == K_KERNEL)
 			in.kernel_seen = true;
 		n = child(n, kind, f, flen);
-		n->total += count;
+		if (in.reading_before)
+			n->before += count;
+		else
+			n->total += count;
 	}
 	return;
 bad:
-	malformed(file, lineno);
+	if (*s != '#')	/* a comment */
+		malformed(file, lineno);
+}
+
+static long long parse_window_time(const char *arg, long long day_ms)
+{
+	long long t = window__parse_time(arg, day_ms);
+
+	if (t < 0)
+		msg__usage("invalid time: '%s'", arg);
+	return t;
+}
+
+/*
+ * "# window SEQ START END": a window starts; is it one --from/--to pick?
+ * Returns false when the line is not a window header.
+ */
+static bool window_header(const char *s)
+{
+	char a[64], b[64];
+	unsigned long long seq;
+	long long start, stop;
+
+	if (sscanf(s, "# window %llu %63s %63s", &seq, a, b) != 3)
+		return false;
+	start = window__parse_time(a, -1);
+	stop = window__parse_time(b, -1);
+	if (start < 0 || stop < start)
+		return false;
+	if (!in.resolved) {
+		in.from_ms = cfg.from ? parse_window_time(cfg.from, start) : LLONG_MIN;
+		in.to_ms = cfg.to ? parse_window_time(cfg.to, start) : LLONG_MAX;
+		if (in.from_ms >= in.to_ms)
+			msg__usage("--from %s is not before --to %s", cfg.from, cfg.to);
+		in.resolved = true;
+	}
+	in.windows++;
+	/* [start, stop) overlaps [from, to) */
+	in.skipping = !(start < in.to_ms && stop > in.from_ms);
+	if (!in.skipping) {
+		in.picked++;
+		if (in.first_ms < 0 || start < in.first_ms)
+			in.first_ms = start;
+		if (stop > in.last_ms)
+			in.last_ms = stop;
+	}
+	return true;
+}
+
+/* "# countname UNIT" (dstate-lite -f, offcputime-lite -f): unless --countname */
+static bool countname_line(const char *s, size_t len)
+{
+	static char name[32];
+	size_t n;
+
+	if (strncmp(s, "# countname ", 12))
+		return false;
+	s += 12;
+	len -= 12;
+	for (n = 0; n < len && !is_space(s[n]); n++)
+		;
+	if (!cfg.countname_set && n && n < sizeof(name)) {
+		memcpy(name, s, n);
+		name[n] = '\0';
+		cfg.countname = name;
+		cfg.countname_set = true;
+	}
+	return true;
+}
+
+/*
+ * --folded: a line as it was read; on a terminal escaped (esc.h), since
+ * input from other tools may hold raw control bytes.
+ */
+static void echo_line(const char *line, size_t len)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = isatty(STDOUT_FILENO);
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (tty)
+		esc__put(stdout, line, len, 0);
+	else
+		fwrite(line, 1, len, stdout);
+	fputc('\n', stdout);
 }
 
 static int read_input(FILE *f, const char *name)
@@ -407,9 +577,39 @@ static int read_input(FILE *f, const char *name)
 	char *line = NULL;
 	ssize_t len;
 
-	while ((len = getline(&line, &cap, f)) >= 0)
-		parse_line(line, len, name, ++lineno);
+	/* without windows, --from/--to pick nothing */
+	in.skipping = cfg.from || cfg.to;
+	in.windows = in.picked = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (line[0] == '#' && window_header(line)) {
+			if (cfg.folded_out && !in.skipping)
+				echo_line(line, len);
+			continue;
+		}
+		if (line[0] == '#' && countname_line(line, len)) {
+			/* --folded: the unit once, whatever windows follow */
+			if (cfg.folded_out && !in.countname_out++)
+				echo_line(line, len);
+			continue;
+		}
+		if (in.skipping)
+			continue;
+		if (cfg.folded_out)
+			echo_line(line, len);
+		parse_line(line, len, name, lineno);
+	}
 	free(line);
+	if ((cfg.from || cfg.to) && !ferror(f)) {
+		if (!in.windows)
+			msg__err("%s has no windows (\"# window\" lines, from --interval): "
+				 "--from/--to pick windows", name);
+		else if (!in.picked)
+			msg__err("%s has no window between %s and %s", name,
+				 cfg.from ? cfg.from : "its start", cfg.to ? cfg.to : "its end");
+		if (!in.picked)
+			return -1;
+	}
 	if (ferror(f)) {
 		msg__fail(errno, "read %s", name);
 		return -1;
@@ -446,7 +646,7 @@ static void sort_children(void)
 		for (n = htab[i]; n; n = n->hnext)
 			all[nr++] = n;
 	for (i = 0; i < nr; i++) {
-		unsigned long long rel = 0;
+		double rel = 0;
 
 		for (k = 0, c = all[i]->child; c; c = c->next, k++) {
 			if (k == cap) {
@@ -477,6 +677,8 @@ static bool drawn(const struct node *n)
 {
 	if (n == &root)
 		return true;
+	if (n->total <= 0)	/* only in BEFORE (--diff) */
+		return false;
 	if (cfg.minwidth_pct)
 		return n->total * 100.0 / root.total >= cfg.minwidth;
 	return n->total * scale >= cfg.minwidth;
@@ -610,6 +812,72 @@ static const char *grouped(unsigned long long v, char *buf, size_t len)
 	return buf;
 }
 
+/* A count: "1,234,567", "2.50", with a sign when asked ("+12", "-0.50"). */
+static const char *count_str(double v, bool sign, char *buf, size_t len)
+{
+	double a = fabs(v), whole = floor(a + 0.005);
+	char g[32];
+
+	grouped((unsigned long long)whole, g, sizeof(g));
+	if (fabs(a - llround(a)) < 1e-9)
+		snprintf(buf, len, "%s%s", v < 0 ? "-" : sign && v > 0 ? "+" : "", g);
+	else
+		snprintf(buf, len, "%s%s.%02d", v < 0 ? "-" : sign ? "+" : "", g,
+			 (int)llround((a - floor(a)) * 100) % 100);
+	return buf;
+}
+
+/*
+ * --diff: how much a frame's time changed, AFTER less BEFORE: red for
+ * growth, blue for shrinking, deeper with the change (against the largest
+ * change of any frame, as flamegraph.pl does); a change under 0.5 % of
+ * the larger total is no change (near white); a frame BEFORE never had is
+ * purple, whatever its size.
+ */
+static double max_delta, noise;
+
+static void diff_colour(const struct node *n, char *buf, size_t len)
+{
+	double d = n->total - n->before, r;
+	int c;
+
+	if (n != &root && n->before <= 0) {
+		snprintf(buf, len, "rgb(170,70,220)");
+		return;
+	}
+	if (fabs(d) <= noise || max_delta <= 0) {
+		snprintf(buf, len, "rgb(235,235,235)");
+		return;
+	}
+	r = fabs(d) / max_delta;
+	c = 210 - (int)(170 * (r > 1 ? 1 : r));
+	if (d > 0)
+		snprintf(buf, len, "rgb(255,%d,%d)", c, c);
+	else
+		snprintf(buf, len, "rgb(%d,%d,255)", c, c);
+}
+
+static double before_raw;	/* BEFORE's total as read */
+
+static void diff_scale(void)
+{
+	double f = 1;
+	size_t i;
+	struct node *n;
+
+	before_raw = root.before;
+	if (cfg.normalize && root.before > 0)
+		f = root.total / root.before;
+	root.before *= f;
+	for (i = 0; i < hsize; i++)
+		for (n = htab[i]; n; n = n->hnext) {
+			n->before *= f;
+			if (n->total > 0 && fabs(n->total - n->before) > max_delta)
+				max_delta = fabs(n->total - n->before);
+		}
+	noise = 0.005 * (root.total > root.before ? root.total : root.before);
+}
+
 /* A stable colour per name, so a function keeps its colour across graphs. */
 static void colour(const struct node *n, char *buf, size_t len)
 {
@@ -683,13 +951,25 @@ static void put_frame(struct node *n, int depth, void *ctx)
 {
 	struct svg *g = ctx;
 	double x = XPAD + n->off * scale, w = n->total * scale, y = frame_y(g, depth);
-	char buf[32], fill[48];
+	char buf[48], fill[48];
 
-	colour(n, fill, sizeof(fill));
-	fputs("<g class=\"f\"><title>", g->f);
+	if (cfg.diff)
+		diff_colour(n, fill, sizeof(fill));
+	else
+		colour(n, fill, sizeof(fill));
+	fprintf(g->f, "<g class=\"f%s\"><title>", cfg.diff && n != &root && n->before <= 0 ?
+		" new" : "");
 	xml_put(g->f, n->name, n->len, SIZE_MAX);
-	fprintf(g->f, " (%s ", grouped(n->total, buf, sizeof(buf)));
+	fprintf(g->f, " (%s ", count_str(n->total, false, buf, sizeof(buf)));
 	xml_str(g->f, cfg.countname);
+	if (cfg.diff) {
+		fprintf(g->f, ", before %s", count_str(n->before, false, buf, sizeof(buf)));
+		fprintf(g->f, ", delta %s", count_str(n->total - n->before, true, buf, sizeof(buf)));
+		if (n->before > 0)
+			fprintf(g->f, " %+.1f%%", (n->total - n->before) * 100.0 / n->before);
+		else
+			fputs(" only in after", g->f);
+	}
 	fprintf(g->f, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" "
 		"fill=\"%s\" rx=\"2\" ry=\"2\"/>",
 		n->total * 100.0 / root.total, x, y, w, FRAME_H - 1, fill);
@@ -698,191 +978,144 @@ static void put_frame(struct node *n, int depth, void *ctx)
 }
 
 /*
- * The script: hover details, click to zoom (the clicked frame fills the
- * width, its ancestors stay full width and faded, the rest is hidden),
- * search by regular expression with highlighting and the matched share,
- * Ctrl-F or "/" to search, Escape to reset. It never fetches anything.
+ * The script and the style live in tools/flamegraph/flamegraph.{js,css};
+ * the build embeds them (xxd -i) as flamegraph_js and flamegraph_css.
  */
-static const char script[] =
-"\"use strict\";\n"
-"var nodes = [], details, matched, unzoombtn, searchbtn, searching = null, zoomed = null;\n"
-"function init(evt) {\n"
-"	var gs = document.getElementById(\"frames\").children, stack = [], i, f, g;\n"
-"	details = document.getElementById(\"details\").firstChild;\n"
-"	matched = document.getElementById(\"matched\").firstChild;\n"
-"	unzoombtn = document.getElementById(\"unzoom\");\n"
-"	searchbtn = document.getElementById(\"search\");\n"
-"	for (i = 0; i < gs.length; i++) {\n"
-"		g = gs[i];\n"
-"		f = { i: i, g: g, r: g.children[1], t: g.children[2] || null, last: i };\n"
-"		var title = g.children[0].textContent;\n"
-"		f.title = title;\n"
-"		f.name = title.substring(0, title.lastIndexOf(\" (\"));\n"
-"		f.x0 = parseFloat(f.r.getAttribute(\"x\"));\n"
-"		f.w0 = parseFloat(f.r.getAttribute(\"width\"));\n"
-"		f.fill = f.r.getAttribute(\"fill\");\n"
-"		f.d = Math.round(Math.abs(parseFloat(f.r.getAttribute(\"y\")) - fg.y0) / fg.fh);\n"
-"		f.parent = f.d > 0 ? stack[f.d - 1] : null;\n"
-"		stack[f.d] = f;\n"
-"		g.fgIndex = i;\n"
-"		nodes.push(f);\n"
-"	}\n"
-"	for (i = nodes.length - 1; i > 0; i--) {\n"
-"		f = nodes[i];\n"
-"		if (f.parent && f.last > f.parent.last)\n"
-"			f.parent.last = f.last;\n"
-"	}\n"
-"	var fr = document.getElementById(\"frames\");\n"
-"	fr.addEventListener(\"click\", function (e) {\n"
-"		var f = frameOf(e);\n"
-"		if (f)\n"
-"			zoom(f);\n"
-"	});\n"
-"	fr.addEventListener(\"mouseover\", function (e) {\n"
-"		var f = frameOf(e);\n"
-"		if (f)\n"
-"			details.nodeValue = \"Function: \" + f.title;\n"
-"	});\n"
-"	fr.addEventListener(\"mouseout\", function () { details.nodeValue = \" \"; });\n"
-"	unzoombtn.addEventListener(\"click\", unzoom);\n"
-"	searchbtn.addEventListener(\"click\", function () {\n"
-"		if (searching)\n"
-"			resetSearch();\n"
-"		else\n"
-"			searchPrompt();\n"
-"	});\n"
-"	document.addEventListener(\"keydown\", function (e) {\n"
-"		if ((e.ctrlKey && e.key === \"f\") || e.key === \"/\" || e.key === \"F3\") {\n"
-"			e.preventDefault();\n"
-"			searchPrompt();\n"
-"		} else if (e.key === \"Escape\") {\n"
-"			resetSearch();\n"
-"			unzoom();\n"
-"		}\n"
-"	});\n"
-"}\n"
-"function frameOf(e) {\n"
-"	for (var n = e.target; n && n.fgIndex === undefined; n = n.parentNode)\n"
-"		;\n"
-"	return n ? nodes[n.fgIndex] : null;\n"
-"}\n"
-"function fit(name, w) {\n"
-"	var max = Math.floor((w - 6) / (fg.fs * fg.fw));\n"
-"	if (max < 3)\n"
-"		return \"\";\n"
-"	var chars = Array.from(name);\n"
-"	return chars.length <= max ? name : chars.slice(0, max - 2).join(\"\") + \"..\";\n"
-"}\n"
-"function place(f, x, w) {\n"
-"	var label = fit(f.name, w);\n"
-"	f.g.style.display = \"\";\n"
-"	f.r.setAttribute(\"x\", x.toFixed(2));\n"
-"	f.r.setAttribute(\"width\", w.toFixed(2));\n"
-"	if (!f.t && label) {	/* narrow frames come without a label */\n"
-"		f.t = document.createElementNS(\"http://www.w3.org/2000/svg\", \"text\");\n"
-"		f.t.setAttribute(\"y\", (parseFloat(f.r.getAttribute(\"y\")) + fg.fh - 4.5).toFixed(0));\n"
-"		f.g.appendChild(f.t);\n"
-"	}\n"
-"	if (f.t) {\n"
-"		f.t.setAttribute(\"x\", (x + 3).toFixed(2));\n"
-"		f.t.textContent = label;\n"
-"	}\n"
-"}\n"
-"function zoom(z) {\n"
-"	var full = fg.W - 2 * fg.xpad, scale = full / z.w0;\n"
-"	for (var i = 0; i < nodes.length; i++) {\n"
-"		var f = nodes[i];\n"
-"		if (i >= z.i && i <= z.last) {\n"
-"			place(f, fg.xpad + (f.x0 - z.x0) * scale, f.w0 * scale);\n"
-"			f.g.classList.remove(\"parent\");\n"
-"		} else if (i < z.i && f.last >= z.i) {\n"
-"			place(f, fg.xpad, full);\n"
-"			f.g.classList.add(\"parent\");\n"
-"		} else {\n"
-"			f.g.style.display = \"none\";\n"
-"		}\n"
-"	}\n"
-"	zoomed = z;\n"
-"	unzoombtn.classList.toggle(\"hide\", z.i === 0);\n"
-"}\n"
-"function unzoom() {\n"
-"	if (!zoomed)\n"
-"		return;\n"
-"	for (var i = 0; i < nodes.length; i++) {\n"
-"		place(nodes[i], nodes[i].x0, nodes[i].w0);\n"
-"		nodes[i].g.classList.remove(\"parent\");\n"
-"	}\n"
-"	zoomed = null;\n"
-"	unzoombtn.classList.add(\"hide\");\n"
-"}\n"
-"function searchPrompt() {\n"
-"	var term = prompt(\"Search for (a regular expression):\", searching || \"\");\n"
-"	if (term)\n"
-"		search(term);\n"
-"}\n"
-"function search(term) {\n"
-"	var re, i, f, sum = 0, after = -1;\n"
-"	try {\n"
-"		re = new RegExp(term);\n"
-"	} catch (err) {\n"
-"		matched.nodeValue = \"Bad expression: \" + err.message;\n"
-"		return 0;\n"
-"	}\n"
-"	for (i = 0; i < nodes.length; i++) {\n"
-"		f = nodes[i];\n"
-"		if (re.test(f.name)) {\n"
-"			f.r.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
-"			if (i > after) {	/* count a match inside a match once */\n"
-"				sum += f.w0;\n"
-"				after = f.last;\n"
-"			}\n"
-"		} else {\n"
-"			f.r.setAttribute(\"fill\", f.fill);\n"
-"		}\n"
-"	}\n"
-"	searching = term;\n"
-"	searchbtn.firstChild.nodeValue = \"Reset Search\";\n"
-"	var pct = nodes.length ? 100 * sum / nodes[0].w0 : 0;\n"
-"	matched.nodeValue = \"Matched: \" + pct.toFixed(2) + \"%\";\n"
-"	return pct;\n"
-"}\n"
-"function resetSearch() {\n"
-"	for (var i = 0; i < nodes.length; i++)\n"
-"		nodes[i].r.setAttribute(\"fill\", nodes[i].fill);\n"
-"	searching = null;\n"
-"	searchbtn.firstChild.nodeValue = \"Search\";\n"
-"	matched.nodeValue = \" \";\n"
-"}\n";
+#include "flamegraph_assets.h"
 
-static const char style[] =
-"text { font-family: monospace; font-size: 12px; fill: rgb(0,0,0); }\n"
-"#title { text-anchor: middle; font-size: 17px; }\n"
-"#subtitle { text-anchor: middle; fill: rgb(100,100,100); }\n"
-"#search, #unzoom { cursor: pointer; fill: rgb(40,40,160); }\n"
-"#search:hover, #unzoom:hover { text-decoration: underline; }\n"
-"#search, #matched { text-anchor: end; }\n"
-"#frames text { pointer-events: none; }\n"
-"#frames g:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; cursor: pointer; }\n"
-".hide { display: none; }\n"
-".parent rect { fill-opacity: 0.5; }\n"
-".parent text { fill: rgb(90,90,90); }\n";
-
-static void legend_item(FILE *f, double *x, const char *fill, const char *label)
+static double legend_width(const char *label)
 {
-	fprintf(f, "<rect x=\"%.0f\" y=\"32\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\"/>"
-		"<text x=\"%.0f\" y=\"42\">%s</text>\n", *x, fill, *x + 16, label);
-	*x += 16 + (strlen(label) + 2) * FONT_SIZE * FONT_WIDTH;
+	return 16 + (strlen(label) + 2) * FONT_SIZE * FONT_WIDTH;
+}
+
+/* f NULL: only advance x (the legend's width) */
+static void legend_item(FILE *f, double *x, int y, const char *fill, const char *label)
+{
+	if (f)
+		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"12\" height=\"12\" rx=\"2\" "
+			"fill=\"%s\" stroke=\"rgb(150,150,150)\" stroke-width=\"0.5\"/>"
+			"<text x=\"%.0f\" y=\"%d\">%s</text>\n", *x, y - 10, fill, *x + 16, y, label);
+	*x += legend_width(label);
+}
+
+/* The legend: what the colours mean. */
+static void put_legend(FILE *f, double *x, int y)
+{
+	if (cfg.diff) {
+		legend_item(f, x, y, "rgb(255,40,40)", "grew");
+		legend_item(f, x, y, "rgb(40,40,255)", "shrank");
+		legend_item(f, x, y, "rgb(235,235,235)", "no change");
+		legend_item(f, x, y, "rgb(170,70,220)", "only in after");
+	} else {
+		legend_item(f, x, y, "rgb(235,115,20)", "user");
+		if (in.kernel_seen)
+			legend_item(f, x, y, "rgb(85,185,225)", "kernel");
+	}
+}
+
+/* The subtitle's text: totals, and the windows picked. */
+static size_t subtitle(char *sub, size_t len)
+{
+	char buf[48], buf2[48];
+	size_t n = 0;
+
+#define SUB(...) (n += snprintf(sub + n, n < len ? len - n : 0, __VA_ARGS__))
+	SUB("%s%s %s", cfg.diff ? "after: " : "", count_str(root.total, false, buf, sizeof(buf)),
+	    cfg.countname);
+	SUB(" in %s stacks", grouped(in.lines - in.before_lines, buf, sizeof(buf)));
+	if (cfg.diff) {
+		SUB("; before: %s", count_str(before_raw, false, buf, sizeof(buf)));
+		if (cfg.normalize)
+			SUB(" scaled to %s", count_str(root.before, false, buf, sizeof(buf)));
+	}
+	if (in.picked && (cfg.from || cfg.to))
+		SUB("; windows %s to %s", window__iso(buf, sizeof(buf), in.first_ms),
+		    window__iso(buf2, sizeof(buf2), in.last_ms));
+#undef SUB
+	return n < len ? n : len - 1;
+}
+
+/* --diff: frames only in BEFORE, the largest first (they have no width in AFTER) */
+#define GONE_MAX	10
+
+static int cmp_before(const void *a, const void *b)
+{
+	const struct node *x = *(const struct node **)a, *y = *(const struct node **)b;
+
+	return x->before < y->before ? 1 : x->before > y->before ? -1 : 0;
+}
+
+static size_t gone_frames(struct node **out, size_t max, size_t *all)
+{
+	struct node **v = NULL, *n;
+	size_t i, nr = 0, cap = 0;
+
+	for (i = 0; i < hsize; i++)
+		for (n = htab[i]; n; n = n->hnext) {
+			if (n->total > 0 || n->before <= 0 || n->parent->total <= 0)
+				continue;
+			if (nr == cap) {
+				cap = cap ? cap * 2 : 64;
+				v = realloc(v, cap * sizeof(*v));
+				if (!v)
+					oom();
+			}
+			v[nr++] = n;
+		}
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_before);
+	*all = nr;
+	if (nr > max)
+		nr = max;
+	for (i = 0; i < nr; i++)
+		out[i] = v[i];
+	free(v);
+	return nr;
+}
+
+/* "a;b;name", root first, the whole path of a frame (escaped) */
+static void put_path(FILE *f, const struct node *n)
+{
+	const struct node *p[64];
+	int d = 0;
+
+	for (; n && n != &root && d < 64; n = n->parent)
+		p[d++] = n;
+	if (n && n != &root)
+		fputs("..;", f);
+	while (d--) {
+		xml_put(f, p[d]->name, p[d]->len, SIZE_MAX);
+		if (d)
+			fputc(';', f);
+	}
 }
 
 static void write_svg(FILE *f, const struct stats *st)
 {
 	struct svg g = { .f = f };
-	int w = cfg.width;
+	struct node *gone[GONE_MAX];
+	size_t nr_gone = 0, all_gone = 0, i;
+	int w = cfg.width, top = YPAD_TOP, legend_y = 42;
+	char sub[768];
+	size_t sub_len = subtitle(sub, sizeof(sub));
+	double legend_end = XPAD;
 	double x = XPAD;
-	char buf[32];
+	char buf[48];
 
-	g.height = YPAD_TOP + (st->max_depth + 1) * FRAME_H + YPAD_BOTTOM;
-	g.y0 = cfg.inverted ? YPAD_TOP : g.height - YPAD_BOTTOM - FRAME_H;
+	/* the legend, left of the centred subtitle; on a row of its own below it
+	 * when they would overlap */
+	put_legend(NULL, &legend_end, 0);
+	if (w / 2.0 - xml_chars(sub, sub_len) * FONT_SIZE * FONT_WIDTH / 2 < legend_end + 10) {
+		legend_y += FRAME_H;
+		top += FRAME_H;
+	}
+	if (cfg.diff) {
+		nr_gone = gone_frames(gone, GONE_MAX, &all_gone);
+		if (nr_gone)
+			top += (nr_gone + 1) * FRAME_H;
+	}
+	g.height = top + (st->max_depth + 1) * FRAME_H + YPAD_BOTTOM;
+	g.y0 = cfg.inverted ? top : g.height - YPAD_BOTTOM - FRAME_H;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -893,22 +1126,37 @@ static void write_svg(FILE *f, const struct stats *st)
 	fprintf(f, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
 		"<stop stop-color=\"#eeeeee\" offset=\"5%%\"/><stop stop-color=\"#eeeeb0\" "
 		"offset=\"95%%\"/></linearGradient></defs>\n");
-	fprintf(f, "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n", style);
+	fputs("<style type=\"text/css\"><![CDATA[\n", f);
+	fwrite(flamegraph_css, 1, flamegraph_css_len, f);
+	fputs("]]></style>\n", f);
 	fprintf(f, "<script type=\"text/ecmascript\"><![CDATA[\n"
-		"var fg = { W: %d, xpad: %d, fh: %d, fs: %d, fw: %.2f, y0: %.0f };\n%s]]></script>\n",
-		w, XPAD, FRAME_H, FONT_SIZE, FONT_WIDTH, g.y0, script);
+		"var fg = { W: %d, xpad: %d, fh: %d, fs: %d, fw: %.2f, y0: %.0f };\n",
+		w, XPAD, FRAME_H, FONT_SIZE, FONT_WIDTH, g.y0);
+	fwrite(flamegraph_js, 1, flamegraph_js_len, f);
+	fputs("]]></script>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"url(#bg)\"/>\n",
 		w, g.height);
 	fprintf(f, "<text id=\"title\" x=\"%.1f\" y=\"22\">", w / 2.0);
-	xml_str(f, cfg.title ? cfg.title : cfg.inverted ? "Icicle Graph" : "Flame Graph");
-	fprintf(f, "</text>\n<text id=\"subtitle\" x=\"%.1f\" y=\"42\">%s ", w / 2.0,
-		grouped(root.total, buf, sizeof(buf)));
-	xml_str(f, cfg.countname);
-	fprintf(f, " in %s stacks; click a frame to zoom</text>\n",
-		grouped(in.lines, buf, sizeof(buf)));
-	legend_item(f, &x, "rgb(235,115,20)", "user");
-	if (in.kernel_seen)
-		legend_item(f, &x, "rgb(85,185,225)", "kernel");
+	xml_str(f, cfg.title ? cfg.title : cfg.diff ? "Differential Flame Graph" :
+		cfg.inverted ? "Icicle Graph" : "Flame Graph");
+	fputs("</text>\n", f);
+	fprintf(f, "<text id=\"subtitle\" x=\"%.1f\" y=\"42\">", w / 2.0);
+	xml_put(f, sub, sub_len, SIZE_MAX);
+	fputs("</text>\n", f);
+	put_legend(f, &x, legend_y);
+	if (nr_gone) {
+		fprintf(f, "<g id=\"gone\"><text x=\"%d\" y=\"%d\">Only in before (not drawn), "
+			"%zu of %zu:</text>\n", XPAD, legend_y + 18 + FRAME_H - 4, nr_gone, all_gone);
+		for (i = 0; i < nr_gone; i++) {
+			fprintf(f, "<text class=\"gone\" x=\"%d\" y=\"%zu\">", XPAD + 16,
+				legend_y + 18 + (i + 2) * FRAME_H - 4);
+			put_path(f, gone[i]);
+			fprintf(f, " (%s ", count_str(gone[i]->before, false, buf, sizeof(buf)));
+			xml_str(f, cfg.countname);
+			fputs(")</text>\n", f);
+		}
+		fputs("</g>\n", f);
+	}
 	fprintf(f, "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n"
 		"<text id=\"search\" x=\"%d\" y=\"22\">Search</text>\n"
 		"<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
@@ -950,16 +1198,30 @@ int main(int argc, char **argv)
 			msg__fail(errno, "open %s", files[i]);
 			return EXIT_FAIL;
 		}
+		/* --diff BEFORE AFTER */
+		in.reading_before = cfg.diff && i == 0;
 		err = read_input(f, std ? "<stdin>" : files[i]);
 		if (!std)
 			fclose(f);
 		if (err)
 			return EXIT_FAIL;
+		if (in.reading_before && root.before <= 0) {
+			msg__err("%s (BEFORE) has no stacks with a count above 0", files[i]);
+			return EXIT_FAIL;
+		}
 	}
+	in.reading_before = false;
 	if (in.malformed)
 		msg__warn("%llu malformed line%s skipped (first at %s; expected \"frame;frame;... count\")",
 			  in.malformed, in.malformed == 1 ? "" : "s", in.first_bad);
-	if (!in.lines) {
+	if (cfg.folded_out) {
+		if (fflush(stdout) || ferror(stdout)) {
+			msg__fail(errno ? errno : EIO, "write the stacks");
+			return EXIT_FAIL;
+		}
+		return EXIT_OK;
+	}
+	if (in.lines == in.before_lines) {
 		msg__err("no stacks in the input: expected folded lines such as \"comm;main;foo 12\" "
 			 "(offcputime-lite -f)");
 		return EXIT_FAIL;
@@ -970,6 +1232,8 @@ int main(int argc, char **argv)
 	}
 
 	scale = (double)(cfg.width - 2 * XPAD) / root.total;
+	if (cfg.diff)
+		diff_scale();
 	sort_children();
 	walk(count_frame, &st);
 	write_svg(stdout, &st);

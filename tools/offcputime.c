@@ -21,6 +21,7 @@
 #include "procsnap.h"
 #include "stacks.h"
 #include "syms.h"
+#include "window.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
@@ -60,7 +61,9 @@ static const char doc[] =
 "    offcputime-lite -U          # only show user space stacks (no kernel)\n"
 "    offcputime-lite -K          # only show kernel space stacks (no user)\n"
 "    offcputime-lite --state 2   # only uninterruptible (and killable) waits\n"
-"    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n";
+"    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n"
+"    offcputime-lite -df --interval 10 --ring 30 -p 185  # kill -USR1 prints the\n"
+"                                # last 30 windows of 10 s (a flight recorder)\n";
 
 static const struct argp_option options[] = {
 	{ "user-threads-only", 'u', NULL, 0, "User threads only (no kernel threads)", 0 },
@@ -137,7 +140,16 @@ struct run {
 	struct offcputime_bpf *skel;
 	struct usyms *usyms;
 	struct offcpu_collect c;
+	struct windows *windows;
 };
+
+static int on_tick(void *ctx)
+{
+	struct run *r = ctx;
+	int err = windows__tick(r->windows);
+
+	return err ? err : offcpu__tick(&r->c);
+}
 
 struct entry {
 	struct offcpu_key k;
@@ -178,8 +190,10 @@ static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n, __
 	return k;
 }
 
-static int report(struct run *r)
+/* One window's (or the run's) stacks to out; empties info. */
+static int report(void *ctx, FILE *out)
 {
+	struct run *r = ctx;
 	struct stack_printer p = {
 		.usyms = r->usyms,
 		.folded = cfg.folded,
@@ -201,6 +215,8 @@ static int report(struct run *r)
 		free(vals);
 		return err;
 	}
+	/* drained: these keys are no longer in info */
+	r->c.removed += n;
 	e = calloc(n ? n : 1, sizeof(*e));
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
@@ -217,6 +233,8 @@ static int report(struct run *r)
 	keys = NULL;
 	vals = NULL;
 	qsort(e, n, sizeof(*e), cmp_entry);
+	if (cfg.folded)
+		stacks__fold_countname(out, "us");
 	if (!cfg.user_stacks_only)
 		p.ksyms = load_ksyms(stack_fd, e, n, kips);
 
@@ -237,7 +255,7 @@ static int report(struct run *r)
 			up = &us;
 		}
 		if (env.json) {
-			json__begin(&j, stdout);
+			json__begin(&j, out);
 			json__str(&j, "type", "stack");
 			json__uint(&j, "pid", k->tgid);
 			json__uint(&j, "tid", k->tid);
@@ -247,11 +265,11 @@ static int report(struct run *r)
 			stacks__json(&p, &j, k->tgid, kp, up);
 			json__end(&j);
 		} else {
-			stacks__print(&p, stdout, comm, k->tgid, k->tid ? k->tid : k->tgid, kp, up,
+			stacks__print(&p, out, comm, k->tgid, k->tid ? k->tid : k->tgid, kp, up,
 				      e[i].v.total_ns / 1000);
 		}
 	}
-	fflush(stdout);
+	fflush(out);
 out:
 	free(keys);
 	free(vals);
@@ -289,7 +307,7 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW,
 			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();
@@ -328,12 +346,18 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
-	err = loop__ringbuf(rb, env.duration, 100, NULL, offcpu__tick, &r.c);
+	r.windows = windows__new(report, &r);
+	if (!r.windows) {
+		err = -ENOMEM;
+		msg__fail(err, "set up the windows");
+		goto out;
+	}
+	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	offcputime_bpf__detach(r.skel);
 	ring_buffer__consume(rb);
 	if (!err)
-		err = report(&r);
+		err = windows__finish(r.windows);
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 
@@ -342,6 +366,7 @@ int main(int argc, char **argv)
 	}
 out:
 	ring_buffer__free(rb);
+	windows__free(r.windows);
 	usyms__free(r.usyms);
 	offcputime_bpf__destroy(r.skel);
 	return err ? EXIT_FAIL : EXIT_OK;

@@ -178,7 +178,7 @@ check_mutex() {
 	sleep 0.5
 	stop_tool INT
 	cat "$TOOL_OUT"
-	grep -Eq '^dwait;.*;main;__vfork;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
+	grep -Eq '^dwait;.*;main;__vfork;-;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
 }
 
 @test "dstate: an interruptible sleeper shows nothing, a vfork parent traced alongside does" {
@@ -285,14 +285,20 @@ check_mutex() {
 	line=$(grep -E '^dwait;.*pipe_write;.*__mutex_lock[^;]*;[^;]*;.*;--;.*mutex_unlock.*;dwait [0-9]+$' "$TOOL_OUT")
 	[ "$(echo "$line" | grep -c .)" = 1 ]
 	# root first: the syscall entry comes before pipe_write, the scheduler last before --
-	echo "$line" | grep -Eq '^dwait;entry_SYSCALL[^;]*;.*;__schedule;--;try_to_wake_up;'
+	# "-" starts the kernel frames; the waker's comm follows its own "-"
+	echo "$line" | grep -Eq '^dwait;-;entry_SYSCALL[^;]*;.*;__schedule;--;try_to_wake_up;.*;-;dwait [0-9]+$'
 	us=$(echo "$line" | awk '{print $NF}')
 	assert_between "folded total (us)" "$us" $((N * D * 950)) $((N * D * 1050))
-	# flamegraph-lite draws it
-	if [ -x "$BIN/flamegraph-lite" ]; then
-		"$BIN/flamegraph-lite" "$TOOL_OUT" >"$BATS_TEST_TMPDIR/d.svg"
-		grep -q "pipe_write" "$BATS_TEST_TMPDIR/d.svg"
-	fi
+	# flamegraph-lite draws it: the counts in us, kernel frames (the wait's and
+	# the waker's) in the kernel's cool colours without --guess-kernel, the comms warm
+	[ "$(head -1 "$TOOL_OUT")" = "# countname us" ]
+	"$BIN/flamegraph-lite" "$TOOL_OUT" >"$BATS_TEST_TMPDIR/d.svg"
+	python3 "$BATS_TEST_DIRNAME/flamegraph_check.py" tree "$BATS_TEST_TMPDIR/d.svg" >"$BATS_TEST_TMPDIR/d.tsv"
+	grep -Eq '<title>(anon_)?pipe_write \([0-9,]+ us, ' "$BATS_TEST_TMPDIR/d.svg"
+	awk -F'\t' '$2 ~ /^(anon_)?pipe_write$/ || $2 == "try_to_wake_up" || $2 == "__schedule" { print $7 }' "$BATS_TEST_TMPDIR/d.tsv" |
+		tr -d 'rgb()' | awk -F, '{ n++ } $3 <= $1 { bad++ } END { exit !(n >= 3 && !bad) }'
+	awk -F'\t' '$1 == 1 && $2 == "dwait" { print $7 }' "$BATS_TEST_TMPDIR/d.tsv" |
+		tr -d 'rgb()' | awk -F, '{ n++ } $1 <= $3 { bad++ } END { exit !(n == 1 && !bad) }'
 }
 
 @test "dstate: -H histogram per reason, text and JSON" {

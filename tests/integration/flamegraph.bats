@@ -204,11 +204,11 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 
 @test "flamegraph: malformed lines are skipped and counted, empty input fails" {
 	printf '%s\n' 'a;b 10' 'no count here' 'a;b x12' 'a;;b 3' ';a 3' 'a;b -5' \
-		'a;b 99999999999999999999999' 'a;b 1.5' '' '   ' 'a;c	5' >"$BATS_TEST_TMPDIR/bad.folded"
+		'a;b 99999999999999999999999' 'a;b .5' 'a;b 1.5.' '' '   ' 'a;c	5' >"$BATS_TEST_TMPDIR/bad.folded"
 	run "$BIN/$FG" "$BATS_TEST_TMPDIR/bad.folded"
 	[ "$status" -eq 0 ]
 	# bats merges stderr into output: the warning, then the SVG
-	echo "$output" | grep -q "^$FG: warning: 5 malformed lines skipped (first at $BATS_TEST_TMPDIR/bad.folded:2;"
+	echo "$output" | grep -q "^$FG: warning: 6 malformed lines skipped (first at $BATS_TEST_TMPDIR/bad.folded:2;"
 	"$BIN/$FG" "$BATS_TEST_TMPDIR/bad.folded" 2>/dev/null >"$BATS_TEST_TMPDIR/b.svg"
 	frames "$BATS_TEST_TMPDIR/b.svg" >"$BATS_TEST_TMPDIR/b.tsv"
 	[ "$(field all 3 <"$BATS_TEST_TMPDIR/b.tsv")" = 21 ]
@@ -269,6 +269,127 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 	"$BIN/$FG" --width 800 "$BATS_TEST_TMPDIR/1.folded" >"$BATS_TEST_TMPDIR/w.svg"
 	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 6)" = 780.0 ]
 	[ "$(xmllint --xpath 'string(/*/@width)' "$BATS_TEST_TMPDIR/w.svg")" = 800 ]
+}
+
+@test "flamegraph: fractional counts, as flamegraph.pl takes them" {
+	printf '%s\n' 'a;b 2.5' 'a;c 1.25' 'a;b 0.5' 'a;d 3.' >"$BATS_TEST_TMPDIR/frac.folded"
+	"$BIN/$FG" "$BATS_TEST_TMPDIR/frac.folded" >"$BATS_TEST_TMPDIR/frac.svg" 2>"$BATS_TEST_TMPDIR/frac.err"
+	[ ! -s "$BATS_TEST_TMPDIR/frac.err" ]
+	frames "$BATS_TEST_TMPDIR/frac.svg" >"$BATS_TEST_TMPDIR/frac.tsv"
+	cat "$BATS_TEST_TMPDIR/frac.tsv"
+	[ "$(field all 3 <"$BATS_TEST_TMPDIR/frac.tsv")" = 7.25 ]
+	[ "$(field b 3 <"$BATS_TEST_TMPDIR/frac.tsv")" = 3 ]
+	[ "$(field c 3 <"$BATS_TEST_TMPDIR/frac.tsv")" = 1.25 ]
+	[ "$(field d 3 <"$BATS_TEST_TMPDIR/frac.tsv")" = 3 ]
+	# widths in proportion: c is 1.25 / 7.25 of 1180 pixels
+	[ "$(field c 6 <"$BATS_TEST_TMPDIR/frac.tsv")" = 203.45 ]
+}
+
+@test "flamegraph: comment lines; '# countname' names the unit unless --countname does" {
+	printf '%s\n' '# countname ms' '# any other comment' 'a;b 10' '#c;d 5' >"$BATS_TEST_TMPDIR/c.folded"
+	"$BIN/$FG" "$BATS_TEST_TMPDIR/c.folded" >"$BATS_TEST_TMPDIR/c.svg" 2>"$BATS_TEST_TMPDIR/c.err"
+	# a comment is not malformed; a stack whose comm starts with '#' is a stack
+	[ ! -s "$BATS_TEST_TMPDIR/c.err" ]
+	grep -q '<title>b (10 ms, ' "$BATS_TEST_TMPDIR/c.svg"
+	grep -q '<title>#c (5 ms, ' "$BATS_TEST_TMPDIR/c.svg"
+	"$BIN/$FG" --countname us "$BATS_TEST_TMPDIR/c.folded" >"$BATS_TEST_TMPDIR/c.svg"
+	grep -q '<title>b (10 us, ' "$BATS_TEST_TMPDIR/c.svg"
+	# --from/--to need windows
+	expect_fail 1 "has no windows" "$BIN/$FG" --from 10:00 "$BATS_TEST_TMPDIR/c.folded"
+	expect_fail 2 "invalid time: 'noon'" "$BIN/$FG" --from noon "$BATS_TEST_TMPDIR/c.folded"
+}
+
+@test "flamegraph: windows: --from/--to overlap, --folded writes the picked lines" {
+	printf '%s\n' '# countname us' \
+		'# window 1 2026-01-02T10:00:00.000Z 2026-01-02T10:00:10.000Z' 'p;one 10' \
+		'# window 2 2026-01-02T10:00:10.000Z 2026-01-02T10:00:20.000Z' 'p;two 20' \
+		'# window 3 2026-01-02T10:00:20.000Z 2026-01-02T10:00:30.000Z' 'p;three 30' >"$BATS_TEST_TMPDIR/w.folded"
+	# no pick: all windows summed
+	"$BIN/$FG" "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 3)" = 60 ]
+	# a window is picked when it overlaps [from, to): its own stamps pick it alone
+	"$BIN/$FG" --from 2026-01-02T10:00:10.000Z --to 2026-01-02T10:00:20.000Z "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 3)" = 20 ]
+	"$BIN/$FG" --from 10:00:15 --to 10:00:25 "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 3)" = 50 ]
+	grep -q 'windows 2026-01-02T10:00:10.000Z to 2026-01-02T10:00:30.000Z' "$BATS_TEST_TMPDIR/w.svg"
+	"$BIN/$FG" --from '2026-01-02 10:00:20' "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 3)" = 30 ]
+	"$BIN/$FG" --to 10:00:10 --folded "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w1.folded"
+	[ "$(cat "$BATS_TEST_TMPDIR/w1.folded")" = "$(printf '%s\n' '# countname us' \
+		'# window 1 2026-01-02T10:00:00.000Z 2026-01-02T10:00:10.000Z' 'p;one 10')" ]
+	# to a terminal, raw control bytes in the lines are escaped; to a pipe they pass as they are
+	printf 'p;x\033[2J 3\n' >"$BATS_TEST_TMPDIR/esc.folded"
+	script -qc "'$BIN/$FG' --folded '$BATS_TEST_TMPDIR/esc.folded'" /dev/null | grep -qF 'p;x\x1b[2J 3'
+	"$BIN/$FG" --folded "$BATS_TEST_TMPDIR/esc.folded" | cmp - "$BATS_TEST_TMPDIR/esc.folded"
+	"$BIN/$FG" --from 2026-01-02T10:00 --to '2026-01-02 10:00:10Z' "$BATS_TEST_TMPDIR/w.folded" >"$BATS_TEST_TMPDIR/w.svg"
+	[ "$(frames "$BATS_TEST_TMPDIR/w.svg" | field all 3)" = 10 ]
+	expect_fail 2 "is not before --to" "$BIN/$FG" --from 10:00:20 --to 10:00:10 "$BATS_TEST_TMPDIR/w.folded"
+	expect_fail 1 "has no window between 11:00 and 12:00" "$BIN/$FG" --from 11:00 --to 12:00 "$BATS_TEST_TMPDIR/w.folded"
+}
+
+@test "flamegraph: --diff on canned profiles: growth red, shrink blue, same neutral, new and gone marked" {
+	printf '%s\n' 'p;grow 100' 'p;shrink 300' 'p;same 200' 'p;gone 50' >"$BATS_TEST_TMPDIR/before.folded"
+	printf '%s\n' 'p;grow 300' 'p;shrink 100' 'p;same 200' 'p;new 50' >"$BATS_TEST_TMPDIR/after.folded"
+	"$BIN/$FG" --diff "$BATS_TEST_TMPDIR/before.folded" "$BATS_TEST_TMPDIR/after.folded" >"$BATS_TEST_TMPDIR/d.svg"
+	frames "$BATS_TEST_TMPDIR/d.svg" >"$BATS_TEST_TMPDIR/d.tsv"
+	cat "$BATS_TEST_TMPDIR/d.tsv"
+	# the largest change is the deepest colour
+	[ "$(field grow 7 <"$BATS_TEST_TMPDIR/d.tsv")" = "rgb(255,40,40)" ]
+	[ "$(field shrink 7 <"$BATS_TEST_TMPDIR/d.tsv")" = "rgb(40,40,255)" ]
+	[ "$(field same 7 <"$BATS_TEST_TMPDIR/d.tsv")" = "rgb(235,235,235)" ]
+	[ "$(field new 7 <"$BATS_TEST_TMPDIR/d.tsv")" = "rgb(170,70,220)" ]
+	# drawn with after's counts; hover gives both and the delta
+	[ "$(field grow 3 <"$BATS_TEST_TMPDIR/d.tsv")" = 300 ]
+	grep -q '<title>grow (300 samples, before 100, delta +200 +200.0%, ' "$BATS_TEST_TMPDIR/d.svg"
+	grep -q '<title>new (50 samples, before 0, delta +50 only in after, ' "$BATS_TEST_TMPDIR/d.svg"
+	grep -q '<text class="gone" [^>]*>p;gone (50 samples)</text>' "$BATS_TEST_TMPDIR/d.svg"
+	refute grep -q '<title>gone' "$BATS_TEST_TMPDIR/d.svg"
+	# --normalize: before (650) scaled to after's 650 changes nothing here; scaled x2 it does
+	printf '%s\n' 'p;grow 200' 'p;shrink 600' 'p;same 400' 'p;gone 100' >"$BATS_TEST_TMPDIR/before2.folded"
+	"$BIN/$FG" --diff --normalize "$BATS_TEST_TMPDIR/before2.folded" "$BATS_TEST_TMPDIR/after.folded" >"$BATS_TEST_TMPDIR/n.svg"
+	grep -q '<title>same (200 samples, before 200, delta 0 +0.0%, ' "$BATS_TEST_TMPDIR/n.svg"
+	grep -q 'before: 1,300 scaled to 650' "$BATS_TEST_TMPDIR/n.svg"
+	"$BIN/$FG" --diff "$BATS_TEST_TMPDIR/before2.folded" "$BATS_TEST_TMPDIR/after.folded" >"$BATS_TEST_TMPDIR/n.svg"
+	grep -q '<title>same (200 samples, before 400, delta -200 -50.0%, ' "$BATS_TEST_TMPDIR/n.svg"
+	xmllint --noout "$BATS_TEST_TMPDIR/d.svg"
+	expect_fail 1 "has no stacks with a count above 0" "$BIN/$FG" --diff /dev/null "$BATS_TEST_TMPDIR/after.folded"
+}
+
+@test "flamegraph: dstate-lite's delimiters: kernel frames after '-', the waker's after '--', its comm after its '-'" {
+	printf '%s\n' 'dwait;main;-;entry_SYSCALL_64;pipe_write;__schedule;--;try_to_wake_up;pipe_read;-;waker 100' \
+		>"$BATS_TEST_TMPDIR/ds.folded"
+	"$BIN/$FG" "$BATS_TEST_TMPDIR/ds.folded" >"$BATS_TEST_TMPDIR/ds.svg"
+	frames "$BATS_TEST_TMPDIR/ds.svg" >"$BATS_TEST_TMPDIR/ds.tsv"
+	[ "$(hue "$(field main 7 <"$BATS_TEST_TMPDIR/ds.tsv")")" = warm ]
+	[ "$(hue "$(field pipe_write 7 <"$BATS_TEST_TMPDIR/ds.tsv")")" = cool ]
+	[ "$(hue "$(field try_to_wake_up 7 <"$BATS_TEST_TMPDIR/ds.tsv")")" = cool ]
+	[ "$(hue "$(field pipe_read 7 <"$BATS_TEST_TMPDIR/ds.tsv")")" = cool ]
+	[ "$(hue "$(field waker 7 <"$BATS_TEST_TMPDIR/ds.tsv")")" = warm ]
+}
+
+@test "flamegraph: the script and the style are files of their own, embedded as they are" {
+	local js=$ROOT/tools/flamegraph/flamegraph.js css=$ROOT/tools/flamegraph/flamegraph.css
+	command -v node >/dev/null || skip "node is not installed"
+	node --check "$js"
+	# the style: rules of "selector { property: value; ... }", braces balanced
+	$PY - "$css" <<-'EOF'
+	import re, sys
+	text = re.sub(r"/\*.*?\*/", "", open(sys.argv[1]).read(), flags=re.S)
+	rules = re.findall(r"([^{}]+)\{([^{}]*)\}", text)
+	assert rules and text.count("{") == text.count("}") == len(rules), "unbalanced braces"
+	for sel, body in rules:
+	    for decl in filter(None, (d.strip() for d in body.split(";"))):
+	        assert re.fullmatch(r"[a-z-]+\s*:\s*[^:;]+", decl), "bad declaration: %r" % decl
+	EOF
+	# both land in the SVG byte for byte
+	"$BIN/$FG" "$(known)" >"$BATS_TEST_TMPDIR/k.svg"
+	$PY - "$BATS_TEST_TMPDIR/k.svg" "$js" "$css" <<-'EOF'
+	import sys
+	svg = open(sys.argv[1]).read()
+	for f in sys.argv[2:]:
+	    assert open(f).read() in svg, f + " is not in the SVG"
+	EOF
 }
 
 @test "flamegraph: 20,000 lines and a 3,000-frame stack in a few seconds" {
@@ -342,6 +463,23 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 	[ "$(jq .after.width "$r")" = 1180 ]
 	[ "$(jq -r .after.label "$r")" = narrow ]
 	[ "$(jq -r '.after.children | map(.name + "=" + (.width | tostring)) | join(" ")' "$r")" = "leaf=1180" ]
+}
+
+@test "flamegraph: a --diff graph in Chromium: hover shows both counts and the delta, zoom works" {
+	local r=$BATS_TEST_TMPDIR/r.json
+	[ -z "$FG_NO_BROWSER" ] || skip "$FG_NO_BROWSER"
+	printf '%s\n' 'p;grow;leaf 100' 'p;shrink 300' 'p;gone 50' >"$BATS_TEST_TMPDIR/b.folded"
+	printf '%s\n' 'p;grow;leaf 300' 'p;shrink 100' 'p;new 50' >"$BATS_TEST_TMPDIR/a.folded"
+	"$BIN/$FG" --diff --countname us "$BATS_TEST_TMPDIR/b.folded" "$BATS_TEST_TMPDIR/a.folded" >"$BATS_TEST_TMPDIR/d.svg"
+	timeout 40 $CHECK browse "$BATS_TEST_TMPDIR/d.svg" grow "$BATS_TEST_TMPDIR/d.png" >"$r"
+	cat "$r"
+	[ "$(jq -r .after.details "$r")" = "Function: grow (300 us, before 100, delta +200 +200.0%, 66.67%)" ]
+	[ "$(jq .after.width "$r")" = 1180 ]
+	[ "$(jq -r '.after.children | map(.name) | join(" ")' "$r")" = leaf ]
+	# the red, the blue, the purple and the grey of the legend are all on screen
+	$CHECK colours "$BATS_TEST_TMPDIR/d.png" 'rgb(255,40,40)' 'rgb(40,40,255)' 'rgb(170,70,220)' >"$BATS_TEST_TMPDIR/c.txt"
+	cat "$BATS_TEST_TMPDIR/c.txt"
+	[ "$(tail -n +2 "$BATS_TEST_TMPDIR/c.txt" | awk '$1 < 60 {n++} END {print n + 0}')" = 0 ]
 }
 
 @test "flamegraph: offcputime-lite -df piped in, end to end" {

@@ -27,12 +27,17 @@ import xml.etree.ElementTree as ET
 import zlib
 
 SVG = "{http://www.w3.org/2000/svg}"
-TITLE = re.compile(r"^(.*) \(([0-9,]+) (.+), ([0-9.]+)%\)$", re.S)
+TITLE = re.compile(r"^(.*) \(([0-9,]+(?:\.[0-9]+)?) (.+), ([0-9.]+)%\)$", re.S)
 
 
 def fail(msg):
     print("flamegraph_check: " + msg, file=sys.stderr)
     sys.exit(1)
+
+
+def num(s):
+    s = s.replace(",", "")
+    return float(s) if "." in s else int(s)
 
 
 def frames(path):
@@ -48,7 +53,7 @@ def frames(path):
     out = []
     y0 = None
     for g in group[0]:
-        if g.tag != SVG + "g" or g.get("class") != "f":
+        if g.tag != SVG + "g" or g.get("class") not in ("f", "f new"):
             fail("unexpected element in frames: " + g.tag)
         kids = list(g)
         tags = [k.tag for k in kids]
@@ -63,7 +68,7 @@ def frames(path):
             y0 = y
         depth = round(abs(y - y0) / fh)
         out.append({
-            "depth": depth, "name": m.group(1), "count": int(m.group(2).replace(",", "")),
+            "depth": depth, "name": m.group(1), "count": num(m.group(2)),
             "unit": m.group(3), "pct": float(m.group(4)), "x": float(r.get("x")),
             "y": y, "width": float(r.get("width")), "fill": r.get("fill"),
             "label": kids[2].text or "" if len(kids) > 2 else "", "children": [],

@@ -99,12 +99,14 @@ folded_line() {
 	jq -se --argjson p "$expid" 'map(select(.pid == $p and .pcomm == "e\n\u001b[2J;\ufffd" and .args[1] == "a\n\u001b[2J;\ufffd\u009b")) | length == 1' "$TOOL_OUT"
 }
 
-# Folded lines: "frame;frame;... count", no empty frame, the count last.
+# Folded lines: "frame;frame;... count", no empty frame, the count last;
+# the one comment is the count's unit.
 assert_folded() {
 	local f=$1
 	[ -s "$f" ]
-	run grep -cvE '^[^;]+(;[^;]+)* [0-9]+$' "$f"
-	[ "$output" = 0 ] || { grep -vE '^[^;]+(;[^;]+)* [0-9]+$' "$f" | cat -v >&2; return 1; }
+	[ "$(head -1 "$f")" = "# countname us" ]
+	run grep -cvE '^[^;]+(;[^;]+)* [0-9]+$|^# countname us$' "$f"
+	[ "$output" = 0 ] || { grep -vE '^[^;]+(;[^;]+)* [0-9]+$|^# countname us$' "$f" | cat -v >&2; return 1; }
 }
 
 @test "hostile text: offcputime-lite multi-line, folded and JSON" {

@@ -5,7 +5,9 @@
  * benchmarks: path i is 14 levels of stk_a()/stk_b() chosen by the bits
  * of i, so every block has its own user stack.
  *
- *   stacks10k [-n N] [-g GO_FIFO]      (N at most 16384, default 10000)
+ * -r R walks the N paths R times (0: until killed), for long runs.
+ *
+ *   stacks10k [-n N] [-r R] [-g GO_FIFO]      (N at most 16384, default 10000)
  */
 #include <sys/syscall.h>
 #include "wl.h"
@@ -52,22 +54,24 @@ __attribute__((noinline)) void stk_b(unsigned int v, int d)
 int main(int argc, char **argv)
 {
 	const char *go = NULL;
-	int n = 10000, opt, i;
+	int n = 10000, rounds = 1, opt, i, r;
 
-	while ((opt = getopt(argc, argv, "n:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:g:")) != -1) {
 		switch (opt) {
 		case 'n': n = atoi(optarg); break;
+		case 'r': rounds = atoi(optarg); break;
 		case 'g': go = optarg; break;
 		default:
-			fprintf(stderr, "usage: stacks10k [-n N] [-g GO_FIFO]\n");
+			fprintf(stderr, "usage: stacks10k [-n N] [-r R] [-g GO_FIFO]\n");
 			return 2;
 		}
 	}
 	if (n < 1 || n > 1 << LEVELS)
 		n = 10000;
 	wl_wait_go(go);
-	for (i = 0; i < n; i++)
-		stk_a(i, LEVELS);
+	for (r = 0; !rounds || r < rounds; r++)
+		for (i = 0; i < n; i++)
+			stk_a(i, LEVELS);
 	printf("{\"pid\":%d,\"paths\":%d}\n", getpid(), n);
 	return 0;
 }
