@@ -24,6 +24,7 @@
 #include "procsnap.h"
 #include "stacks.h"
 #include "syms.h"
+#include "window.h"
 #include "profile.h"
 #include "profile.skel.h"
 #include "offcputime.h"
@@ -68,7 +69,9 @@ static const char doc[] =
 "    profile-lite -I            # include CPU idle stacks\n"
 "    profile-lite -C 1          # only profile CPU 1\n"
 "    profile-lite -adf 30 | flamegraph-lite > cpu.svg\n"
-"    profile-lite --off-cpu -d -p 185 30 | flamegraph-lite --countname us > wall.svg\n";
+"    profile-lite --off-cpu -d -p 185 30 | flamegraph-lite --countname us > wall.svg\n"
+"    profile-lite -adf --interval 10 --ring 30  # kill -USR1 prints the last\n"
+"                                # 30 windows of 10 s (a flight recorder)\n";
 
 static const struct argp_option options[] = {
 	{ "frequency", 'F', "HZ", 0, "Sample frequency in Hertz (default 49)", 0 },
@@ -154,6 +157,7 @@ struct run {
 	struct usyms *usyms;
 	struct bpf_link **links;	/* one per CPU sampled */
 	int nr_links;
+	struct windows *windows;
 };
 
 /* One cpu-clock event per CPU (or -C's), each running the program. */
@@ -260,6 +264,8 @@ static int drain(struct run *r, bool off, struct entry **e, __u32 *n)
 			 (void **)&keys, (void **)&vals, &cnt);
 	if (err)
 		goto out;
+	if (off)	/* drained: these keys are no longer in info */
+		r->c.removed += cnt;
 	q = realloc(*e, (*n + cnt + 1) * sizeof(*q));
 	if (!q) {
 		err = -ENOMEM;
@@ -326,8 +332,10 @@ static struct ksyms *load_ksyms(struct run *r, const struct entry *e, __u32 n, _
 	return k;
 }
 
-static int report(struct run *r)
+/* One window's (or the run's) stacks to out; empties the counts. */
+static int report(void *ctx, FILE *out)
 {
+	struct run *r = ctx;
 	struct stack_printer p = {
 		.usyms = r->usyms,
 		.folded = cfg.folded || cfg.off_cpu,
@@ -350,6 +358,8 @@ static int report(struct run *r)
 		goto out;
 	}
 	qsort(e, n, sizeof(*e), cmp_entry);
+	if (p.folded && !env.json)
+		stacks__fold_countname(out, cfg.off_cpu ? "us" : "samples");
 	if (!cfg.user_stacks_only)
 		p.ksyms = load_ksyms(r, e, n, kips);
 
@@ -367,7 +377,7 @@ static int report(struct run *r)
 			up = &us;
 		}
 		if (env.json) {
-			json__begin(&j, stdout);
+			json__begin(&j, out);
 			json__str(&j, "type", "stack");
 			if (cfg.off_cpu)
 				json__str(&j, "kind", e[i].off ? "off-cpu" : "on-cpu");
@@ -379,10 +389,10 @@ static int report(struct run *r)
 			continue;
 		}
 		if (cfg.off_cpu)
-			fputs(e[i].off ? "[off-cpu];" : "[on-cpu];", stdout);
-		stacks__print(&p, stdout, e[i].comm, e[i].tgid, e[i].tgid, kp, up, e[i].value);
+			fputs(e[i].off ? "[off-cpu];" : "[on-cpu];", out);
+		stacks__print(&p, out, e[i].comm, e[i].tgid, e[i].tgid, kp, up, e[i].value);
 	}
-	fflush(stdout);
+	fflush(out);
 out:
 	free(e);
 	free(kips);
@@ -434,7 +444,10 @@ static int open_off_cpu(struct run *r)
 static int tick(void *ctx)
 {
 	struct run *r = ctx;
+	int err = windows__tick(r->windows);
 
+	if (err)
+		return err;
 	return r->off ? offcpu__tick(&r->c) : 0;
 }
 
@@ -446,7 +459,7 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW,
 			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();
@@ -494,6 +507,12 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
+	r.windows = windows__new(report, &r);
+	if (!r.windows) {
+		err = -ENOMEM;
+		msg__fail(err, "set up the windows");
+		goto out;
+	}
 	err = loop__ringbuf(rb, env.duration, 100, NULL, tick, &r);
 	/* stop counting while the report reads the maps */
 	detach_perf(&r);
@@ -501,7 +520,7 @@ int main(int argc, char **argv)
 		offcputime_bpf__detach(r.off);
 	ring_buffer__consume(rb);
 	if (!err)
-		err = report(&r);
+		err = windows__finish(r.windows);
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 
@@ -515,6 +534,7 @@ int main(int argc, char **argv)
 out:
 	detach_perf(&r);
 	ring_buffer__free(rb);
+	windows__free(r.windows);
 	usyms__free(r.usyms);
 	offcputime_bpf__destroy(r.off);
 	profile_bpf__destroy(r.skel);

@@ -87,7 +87,9 @@ scaled() { awk -v a="$1" -v f="$2" 'BEGIN{print a*f}'; }
 	wl_run -s 1 -- -F 199 -adf -p WL
 	# "comm;frame;... count": every line, and the workload's named
 	[ -s "$TOOL_OUT" ]
-	refute grep -Evq '^[^ ]+( [^ ]+)* [0-9]+$' "$TOOL_OUT"
+	# one comment first: the unit, for flamegraph-lite
+	[ "$(head -1 "$TOOL_OUT")" = "# countname samples" ]
+	[ -z "$(grep -v '^# countname ' "$TOOL_OUT" | grep -Ev '^[^ ]+( [^ ]+)* [0-9]+$')" ]
 	grep -Eq '^profwl;.*;prof_hot_fn( [0-9]+|;)' "$TOOL_OUT"
 	grep -Eq '^profwl;.*;prof_sys_fn;-;.*read_zero_\[k\]' "$TOOL_OUT"
 	# user frames carry no suffix
@@ -164,12 +166,50 @@ check_off_cpu() {
 
 @test "profile: --off-cpu folded stream: one root frame per kind, microseconds" {
 	wl_run -s 1 -S 2 -- -F 199 --off-cpu -d -p WL
-	refute grep -Evq '^\[(on|off)-cpu\];[^ ]+( [^ ]+)* [0-9]+$' "$TOOL_OUT"
+	[ "$(head -1 "$TOOL_OUT")" = "# countname us" ]
+	[ -z "$(grep -v '^# countname ' "$TOOL_OUT" | grep -Ev '^\[(on|off)-cpu\];[^ ]+( [^ ]+)* [0-9]+$')" ]
 	grep -Eq '^\[on-cpu\];profwl;.*prof_hot_fn' "$TOOL_OUT"
 	grep -Eq '^\[off-cpu\];profwl;.*prof_sleep_fn;-;.*do_nanosleep' "$TOOL_OUT"
 	# flamegraph-lite draws it
 	"$BIN/flamegraph-lite" --countname us "$TOOL_OUT" >"$BATS_TEST_TMPDIR/wall.svg"
 	grep -q '\[off-cpu\]' "$BATS_TEST_TMPDIR/wall.svg"
+}
+
+@test "profile: --interval: one aggregate per window, each under its header, the samples of the run shared out" {
+	local all cpu_s
+	wl_run -s 3 -- -F 99 -f -p WL --interval 1
+	cat "$TOOL_OUT" | grep '^# window' >&2
+	[ "$(grep -c '^# window ' "$TOOL_OUT")" -ge 3 ]
+	# headers: sequence numbers 1, 2, 3, ... and each window starts where the last ended
+	grep '^# window ' "$TOOL_OUT" | awk '$3 != NR {exit 1} NR > 1 && $4 != end {exit 1} {end = $5}'
+	# every window's stacks are its own: the samples add up to F x CPU seconds
+	all=$(grep -v '^#' "$TOOL_OUT" | awk '/^profwl;/{n += $NF} END{print n + 0}')
+	cpu_s=$(jq .stat_cpu_s "$WLOUT")
+	assert_between "samples per CPU second" "$(ratio "$all" "$cpu_s")" 84 112
+	# flamegraph-lite reads the windowed stream
+	"$BIN/flamegraph-lite" "$TOOL_OUT" >"$BATS_TEST_TMPDIR/w.svg"
+	grep -q 'prof_hot_fn' "$BATS_TEST_TMPDIR/w.svg"
+}
+
+@test "profile: --ring: nothing printed until SIGUSR1, which prints the kept windows and the tool runs on" {
+	local go
+	go=$(make_go)
+	"$WL/profwl" -s 4 -g "$go" >/dev/null &
+	WLPID=$!
+	start_tool profile-lite -F 99 -f -p "$WLPID" --interval 0.5 --ring 2
+	go "$go"
+	sleep 2.5
+	[ ! -s "$TOOL_OUT" ]
+	kill -USR1 "$TOOL_PID"
+	for _ in $(seq 50); do grep -q 'prof_hot_fn' "$TOOL_OUT" && break; sleep 0.1; done
+	kill -0 "$TOOL_PID"
+	# the ring keeps 2 windows
+	[ "$(grep -c '^# window ' "$TOOL_OUT")" = 2 ]
+	grep -q 'prof_hot_fn' "$TOOL_OUT"
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	[ "$(grep -c '^# window ' "$TOOL_OUT")" -ge 3 ]
 }
 
 @test "profile: JIT frames named from /tmp/perf-PID.map (node --perf-basic-prof)" {
