@@ -23,17 +23,6 @@
 #include <sys/syscall.h>
 #include "wl.h"
 
-#define SYSCALL3(nr, a, b, c) ({					\
-	long __ret;							\
-	register long __a asm("rdi") = (long)(a);			\
-	register long __b asm("rsi") = (long)(b);			\
-	register long __c asm("rdx") = (long)(c);			\
-	asm volatile("syscall" : "=a"(__ret)				\
-		     : "0"((long)(nr)), "r"(__a), "r"(__b), "r"(__c)	\
-		     : "rcx", "r11", "memory");				\
-	__ret;								\
-})
-
 static volatile unsigned long long sink;
 static volatile int stop;
 static char buf[64 * 1024];
