@@ -10,29 +10,6 @@
 #include "offcpu.h"
 #include "offcputime.h"
 
-/* Processes known to the symbolizer before exited ones are pruned. */
-#define PRUNE_AT	4096
-
-struct tgids {
-	__u32 *v;
-	size_t n;
-};
-
-static int cmp_u32(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static bool in_map(pid_t tgid, void *ctx)
-{
-	const struct tgids *t = ctx;
-	__u32 k = tgid;
-
-	return bsearch(&k, t->v, t->n, sizeof(k), cmp_u32);
-}
-
 /*
  * Exited threads: one key per thread and stack pair would fill info after
  * some 16k short-lived threads (a thread pool, a build) and the tool would
@@ -108,49 +85,13 @@ static void fold_exited(struct offcpu_collect *r)
 		     (unsigned long long)live);
 }
 
-/*
- * Every tick: fold exited threads' keys when info fills. Every few
- * seconds: when many processes have come and gone, forget the exited
- * ones with no stack left in the map, so a long run does not grow.
- */
+/* Every tick: fold exited threads' keys when info fills. */
 int offcpu__tick(void *ctx)
 {
 	struct offcpu_collect *r = ctx;
-	static int ticks;
-	struct offcpu_key key, next, *prev = NULL;
-	struct tgids t = { 0 };
-	size_t cap = 0, before;
-	int fd;
-
-	static size_t prune_at;
 
 	if (*r->info_added + r->added - r->removed >= r->fold_at)
 		fold_exited(r);
-	if (!prune_at)	/* tests lower it */
-		prune_at = getenv("BPFLITE_PRUNE_AT") ? strtoul(getenv("BPFLITE_PRUNE_AT"), NULL, 0) : 0;
-	if (!prune_at)
-		prune_at = PRUNE_AT;
-	if (++ticks % 50 || usyms__count(r->usyms) < prune_at)
-		return 0;
-	fd = r->info_fd;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (t.n == cap) {
-			void *q = realloc(t.v, (cap = cap ? cap * 2 : 1024) * sizeof(*t.v));
-
-			if (!q)
-				break;
-			t.v = q;
-		}
-		t.v[t.n++] = next.tgid;
-		key = next;
-		prev = &key;
-	}
-	qsort(t.v, t.n, sizeof(*t.v), cmp_u32);
-	before = usyms__count(r->usyms);
-	usyms__prune(r->usyms, in_map, &t);
-	msg__verbose("symbolizer: pruned %zu exited processes, %zu left",
-		     before - usyms__count(r->usyms), usyms__count(r->usyms));
-	free(t.v);
 	return 0;
 }
 

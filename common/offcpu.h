@@ -2,9 +2,9 @@
 /*
  * The user side of offcputime's BPF object (bpf/offcputime.bpf.c) while
  * it runs, shared by offcputime-lite and profile-lite --off-cpu: fold the
- * keys of exited threads before the info map fills, and forget exited
- * processes in the symbolizer over long runs. It works on the map's fd
- * and the object's .bss counter, so it needs no skeleton.
+ * keys of exited threads before the info map fills. It works on the
+ * map's fd and the object's .bss counter, so it needs no skeleton.
+ * Forgetting exited processes in the symbolizer is procsnap__prune().
  */
 #ifndef BPFLITE_OFFCPU_H
 #define BPFLITE_OFFCPU_H

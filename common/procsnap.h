@@ -12,4 +12,13 @@
 /* Ring buffer callback; ctx is the struct usyms, data a __u32 tgid. */
 int procsnap__event(void *ctx, void *data, size_t len);
 
+struct usyms;
+/*
+ * From a tool's tick (every ~100 ms): every 5 s, once the symbolizer knows
+ * BPFLITE_PRUNE_AT processes (default 4096), forget the exited ones that
+ * have no key left in the nr maps fds, whose keys (key_sizes bytes, at
+ * most 256) start with a __u32 tgid.
+ */
+void procsnap__prune(struct usyms *u, const int *fds, const size_t *key_sizes, int nr);
+
 #endif

@@ -147,8 +147,13 @@ static int on_tick(void *ctx)
 {
 	struct run *r = ctx;
 	int err = windows__tick(r->windows);
+	int fd = r->c.info_fd;
+	size_t ksz = sizeof(struct offcpu_key);
 
-	return err ? err : offcpu__tick(&r->c);
+	if (err)
+		return err;
+	procsnap__prune(r->usyms, &fd, &ksz, 1);
+	return offcpu__tick(&r->c);
 }
 
 struct entry {

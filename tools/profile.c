@@ -446,8 +446,14 @@ static int tick(void *ctx)
 	struct run *r = ctx;
 	int err = windows__tick(r->windows);
 
+	int fds[2] = { bpf_map__fd(r->skel->maps.counts) };
+	size_t ksz[2] = { sizeof(struct profile_key), sizeof(struct offcpu_key) };
+
 	if (err)
 		return err;
+	if (r->off)
+		fds[1] = r->c.info_fd;
+	procsnap__prune(r->usyms, fds, ksz, r->off ? 2 : 1);
 	return r->off ? offcpu__tick(&r->c) : 0;
 }
 

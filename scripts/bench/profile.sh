@@ -20,20 +20,24 @@ loop_rate() {	# iterations per second of one pinned spinning thread
 	"$WL/cpuhog" -n 1 -s "$SECS" -c 1 | jq -r --argjson s "$SECS" '.threads[0].loops / $s | floor'
 }
 
-# perf prints nothing when it starts sampling: wait until its events are
-# open (its fds list perf_event), then a little more.
-under_perf() {
+# A reference sampler (perf, bpftrace): started, waited for until its
+# perf events are open (its fds list perf_event: neither says so on a
+# pipe in time), then stopped by SIGINT; one that lingers over its report
+# is killed (its report is not what is measured).
+under_ref() {
 	local wl=$1 p r
 	shift
-	perf record -q -o "$D/perf.data" "$@" >/dev/null 2>&1 &
+	"$@" >/dev/null 2>&1 &
 	p=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 200); do
 		ls -l /proc/$p/fd 2>/dev/null | grep -q perf_event && break
 		sleep 0.05
 	done
 	sleep 0.5
 	r=$($wl)
-	kill -INT $p
+	kill -INT $p 2>/dev/null
+	for _ in $(seq 30); do kill -0 $p 2>/dev/null || break; sleep 0.1; done
+	kill -KILL $p 2>/dev/null
 	wait $p 2>/dev/null
 	rm -f "$D/perf.data"
 	echo "$r"
@@ -53,8 +57,8 @@ for hz in 49 999; do
 	for _ in $(seq "$ROUNDS"); do
 		loop_rate >>"$D/base.$hz"
 		under loop_rate "$BIN/profile-lite" -F "$hz" >>"$D/lite.$hz"
-		under_perf loop_rate -F "$hz" -a -g >>"$D/perf.$hz"
-		under loop_rate bpftrace -e "profile:hz:$hz { @[kstack, ustack, comm] = count(); }" >>"$D/bt.$hz"
+		under_ref loop_rate perf record -q -o "$D/perf.data" -F "$hz" -a -g >>"$D/perf.$hz"
+		under_ref loop_rate bpftrace -e "profile:hz:$hz { @[kstack, ustack, comm] = count(); }" >>"$D/bt.$hz"
 	done
 done
 
