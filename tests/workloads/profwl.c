@@ -6,13 +6,15 @@
  *   prof_cold_fn  1 unit of the same arithmetic (so about 3:1),
  *   prof_sys_fn   reads of /dev/zero (time in the kernel: read_zero),
  *   prof_sleep_fn with -S MS, a nanosleep of MS (off CPU),
- * for SECONDS of wall time after the go signal, and measures the thread
+ * for SECONDS of wall time after the go signal (with -b CPU_MS: until it
+ * has used CPU_MS of CPU time, SECONDS at most), and measures the thread
  * CPU time each one took. The system calls are inline "syscall"
  * instructions in the named functions (glibc has no frame pointers:
  * through its wrappers the caller would be lost from the user stack).
  * With -T N, N more threads spin in prof_thread_fn; with -c CPU every
  * thread is pinned to that CPU.
- *   profwl [-s SECONDS] [-u UNIT_ITERS] [-S SLEEP_MS] [-T N] [-c CPU] [-g GO_FIFO]
+ *   profwl [-s SECONDS] [-b CPU_MS] [-u UNIT_ITERS] [-S SLEEP_MS] [-T N] [-c CPU]
+ *          [-g GO_FIFO]
  * prints one JSON line at the end: {"pid", "tid", "hot_ns", "cold_ns",
  * "sys_ns", "cpu_ns" (the main thread's CPU time), "wall_ns" (of the
  * rounds), "stat_cpu_s" (utime + stime of the whole process, from
@@ -116,20 +118,22 @@ static double stat_cpu_s(void)
 int main(int argc, char **argv)
 {
 	unsigned long long unit = 200000, hot = 0, cold = 0, sys = 0, t, c0, w0, rounds = 0;
+	unsigned long long budget_ms = 0;
 	int seconds = 2, sleep_ms = 0, nthreads = 0, cpu = -1, opt, fd, i;
 	const char *go = NULL;
 	pthread_t th[16];
 
-	while ((opt = getopt(argc, argv, "s:u:S:T:c:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:b:u:S:T:c:g:")) != -1) {
 		switch (opt) {
 		case 's': seconds = atoi(optarg); break;
+		case 'b': budget_ms = strtoull(optarg, NULL, 0); break;
 		case 'u': unit = strtoull(optarg, NULL, 0); break;
 		case 'S': sleep_ms = atoi(optarg); break;
 		case 'T': nthreads = atoi(optarg) > 16 ? 16 : atoi(optarg); break;
 		case 'c': cpu = atoi(optarg); break;
 		case 'g': go = optarg; break;
 		default:
-			fprintf(stderr, "usage: profwl [-s SECONDS] [-u UNIT_ITERS] [-S SLEEP_MS] "
+			fprintf(stderr, "usage: profwl [-s SECONDS] [-b CPU_MS] [-u UNIT_ITERS] [-S SLEEP_MS] "
 				"[-T N] [-c CPU] [-g GO_FIFO]\n");
 			return 2;
 		}
@@ -145,7 +149,8 @@ int main(int argc, char **argv)
 		pthread_create(&th[i], NULL, prof_thread_fn, NULL);
 	w0 = wl_now_ns();
 	c0 = thread_cpu_ns();
-	while (wl_now_ns() - w0 < seconds * 1000000000ULL) {
+	while (wl_now_ns() - w0 < seconds * 1000000000ULL &&
+	       (!budget_ms || thread_cpu_ns() - c0 < budget_ms * 1000000ULL)) {
 		t = thread_cpu_ns();
 		prof_hot_fn(unit);
 		hot += thread_cpu_ns() - t;
