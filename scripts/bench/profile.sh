@@ -9,10 +9,12 @@
 #     perf record -F HZ -a -g (samples written to a file, read later),
 #     bpftrace profile:hz:HZ { @[kstack, ustack, comm] = count(); },
 #   at 49 and 999 Hz. Rounds are interleaved; each figure is the median
-#   of ROUNDS runs. Also start-up to attached and kernel map memory.
+#   of ROUNDS runs (BENCH_ROUNDS, default 3; BENCH_HZ picks the rates).
+#   Also start-up to attached and kernel map memory.
 . scripts/bench/lib.sh
 SECS=${BENCH_SECS:-3}
 ROUNDS=${BENCH_ROUNDS:-3}
+HZS=${BENCH_HZ:-49 999}
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 
@@ -52,7 +54,7 @@ mem=$(($(maps_memlock_bytes $p) / 1024))
 idle_rss=$(awk '/VmRSS/{print $2}' /proc/$p/status)
 kill -INT $p; wait $p 2>/dev/null
 
-for hz in 49 999; do
+for hz in $HZS; do
 	: >"$D/base.$hz"; : >"$D/lite.$hz"; : >"$D/perf.$hz"; : >"$D/bt.$hz"
 	for _ in $(seq "$ROUNDS"); do
 		loop_rate >>"$D/base.$hz"
@@ -65,7 +67,7 @@ done
 printf "%-44s %12s\n" "profile-lite start-up (median of 7)" "${startup} ms"
 printf "%-44s %12s\n" "RSS once attached" "${idle_rss} KiB"
 printf "%-44s %12s\n" "kernel map memory (defaults)" "${mem} KiB"
-for hz in 49 999; do
+for hz in $HZS; do
 	b=$(median <"$D/base.$hz"); l=$(median <"$D/lite.$hz")
 	f=$(median <"$D/perf.$hz"); t=$(median <"$D/bt.$hz")
 	printf "%-44s %12s %8s\n" "CPU-bound loop at $hz Hz (${SECS} s, pinned)" "loops/s" "ratio"
