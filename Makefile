@@ -11,7 +11,7 @@
 #   make clean
 
 # Tools with a BPF side: bpf/<t>.bpf.c, bpf/<t>.h, tools/<t>.c -> build/bin/<t>-lite
-TOOLS := runqlat biolatency tcpretrans dstate strace offcputime execsnoop opensnoop
+TOOLS := runqlat biolatency tcpretrans dstate strace offcputime execsnoop opensnoop profile
 # Tools without a BPF side: tools/<t>.c -> build/bin/<t>-lite
 USER_TOOLS := flamegraph
 
@@ -87,6 +87,8 @@ $(OUT)/tools/$(1)/%.o: tools/$(1)/%.c $(OUT)/$(1).skel.h
 	$$(CC) $$(CFLAGS) $$(USER_INCLUDES) -MMD -MP -c $$< -o $$@
 endef
 $(foreach t,$(TOOLS),$(eval $(call bpf_tool,$(t))))
+# profile-lite --off-cpu runs offcputime's BPF object alongside its own.
+$(OUT)/tools/profile.o: $(OUT)/offcputime.skel.h
 
 # flamegraph-lite's script and style, embedded as C arrays. "]]>" would end
 # the SVG's CDATA section early: refused here.

@@ -15,36 +15,53 @@
 #include "light.h"
 #include "msg.h"
 
-static const struct bpf_object *light_obj;	/* the tool's object, once loaded here */
-static int *prog_fds;				/* by program index in that object */
-static int nr_prog_fds;
-static int *link_fds;				/* what light__detach() closes */
-static int nr_link_fds;
+/* The objects loaded here (a tool may load more than one: profile-lite --off-cpu). */
+#define LIGHT_MAX_OBJS 4
+static struct light_obj {
+	const struct bpf_object *obj;
+	int *prog_fds;		/* by program index in obj */
+	int nr_prog_fds;
+	int *link_fds;		/* what light__detach() closes */
+	int nr_link_fds;
+} loaded[LIGHT_MAX_OBJS];
+static int nr_loaded;
 
-bool light__loaded(void)
+static struct light_obj *find(const struct bpf_object *obj)
 {
-	return light_obj != NULL;
+	for (int i = 0; i < nr_loaded; i++)
+		if (loaded[i].obj == obj)
+			return &loaded[i];
+	return NULL;
 }
 
-void light__detach(void)
+bool light__loaded(const struct bpf_object *obj)
 {
-	while (nr_link_fds > 0)
-		close(link_fds[--nr_link_fds]);
+	return find(obj) != NULL;
+}
+
+void light__detach(const struct bpf_object *obj)
+{
+	struct light_obj *l = find(obj);
+
+	while (l && l->nr_link_fds > 0)
+		close(l->link_fds[--l->nr_link_fds]);
 }
 
 int light__prog_fd(const struct bpf_program *prog)
 {
 	struct bpf_program *p;
-	int i = 0;
 
-	if (!light_obj)
-		return bpf_program__fd(prog);
-	bpf_object__for_each_program(p, light_obj) {
-		if (p == prog)
-			return i < nr_prog_fds && prog_fds[i] > 0 ? prog_fds[i] : -1;
-		i++;
+	for (int k = 0; k < nr_loaded; k++) {
+		int i = 0;
+
+		bpf_object__for_each_program(p, loaded[k].obj) {
+			if (p == prog)
+				return i < loaded[k].nr_prog_fds && loaded[k].prog_fds[i] > 0 ?
+				       loaded[k].prog_fds[i] : -1;
+			i++;
+		}
 	}
-	return -1;
+	return bpf_program__fd(prog);
 }
 
 /* Program slots the loader's context leaves for subprograms. */
@@ -237,6 +254,8 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 	int nl = 0, i, j, err;
 	size_t sz;
 
+	if (nr_loaded == LIGHT_MAX_OBJS)
+		return -E2BIG;
 	attach__pick(obj, raw);
 	bpf_object__for_each_map(m, obj)
 		nr_maps++;
@@ -293,7 +312,9 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 	}
 	i = 0;
 	bpf_object__for_each_program(p, obj) {
-		if (bpf_program__autoload(p) && bpf_program__autoattach(p)) {
+		/* perf_event programs are attached by the tool, to its own events */
+		if (bpf_program__autoload(p) && bpf_program__autoattach(p) &&
+		    bpf_program__type(p) != BPF_PROG_TYPE_PERF_EVENT) {
 			int lfd = pfds[i] < 0 ? -ENOENT : attach_one(p, pfds[i]);
 
 			if (lfd < 0) {
@@ -324,12 +345,14 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 		close(maps[i].map_fd);
 		maps[i++].map_fd = 0;
 	}
-	prog_fds = pfds;
-	nr_prog_fds = nr_progs;
+	loaded[nr_loaded++] = (struct light_obj){
+		.obj = obj,
+		.prog_fds = pfds,
+		.nr_prog_fds = nr_progs,
+		.link_fds = links,
+		.nr_link_fds = nl,
+	};
 	pfds = NULL;
-	light_obj = obj;
-	link_fds = links;
-	nr_link_fds = nl;
 	links = NULL;
 	nl = 0;
 	err = 0;

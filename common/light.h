@@ -24,10 +24,10 @@
  * but under -v; the object is as it was).
  */
 int light__load_attach(struct bpf_object_skeleton *s, bool raw);
-/* Whether the last load was the light one. */
-bool light__loaded(void);
-/* Detach what the light loader attached (the programs stay loaded). */
-void light__detach(void);
+/* Whether obj was loaded by the light loader. */
+bool light__loaded(const struct bpf_object *obj);
+/* Detach what the light loader attached of obj (the programs stay loaded). */
+void light__detach(const struct bpf_object *obj);
 /* A program's fd, whichever loader loaded it; -1 when not loaded. */
 int light__prog_fd(const struct bpf_program *prog);
 

@@ -192,8 +192,8 @@ static void user_frames(struct render *r, const struct snap_ent *e)
 /* The kernel frames' names and the range of their mapping (one for the kernel). */
 static void kernel_symbols(struct render *r, const struct offcpu_snap *end)
 {
-	unsigned long *addrs;
-	size_t i, n;
+	struct stack_addrs a = { 0 };
+	size_t i;
 	__s32 *ids;
 
 	ids = malloc((end->n ? end->n : 1) * sizeof(*ids));
@@ -201,16 +201,21 @@ static void kernel_symbols(struct render *r, const struct offcpu_snap *end)
 		return;
 	for (i = 0; i < end->n; i++)
 		ids[i] = end->e[i].kern_stack_id;
-	addrs = stacks__addrs(r->src->stacks_fd, ids, end->n, r->src->depth, &n);
+	stacks__addrs(r->src->stacks_fd, ids, end->n, r->src->depth, &a);
 	free(ids);
-	if (n) {
+	if (a.n) {
+		r->kstart = r->klimit = a.v[0];
+		for (i = 0; i < a.n; i++) {
+			if (a.v[i] < r->kstart)
+				r->kstart = a.v[i];
+			if (a.v[i] >= r->klimit)
+				r->klimit = a.v[i] + 1;
+		}
 		/* only the names this profile needs: a few KiB, not all of kallsyms */
-		r->names.ksyms = ksyms__load_for(addrs, n);
-		r->kstart = addrs[0];
-		r->klimit = addrs[n - 1] + 1;
+		r->names.ksyms = ksyms__load_for(a.v, a.n);
 		ksyms__build_id(r->kbuild_id, sizeof(r->kbuild_id));
 	}
-	free(addrs);
+	free(a.v);
 }
 
 /* v[0..k) v[k..n) -> v[k..n) v[0..k), through tmp (n entries) */

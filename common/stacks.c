@@ -227,46 +227,34 @@ static int cmp_s32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_ulong(const void *a, const void *b)
+int stacks__addrs(int stack_fd, __s32 *ids, size_t n, int depth, struct stack_addrs *a)
 {
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-unsigned long *stacks__addrs(int map_fd, __s32 *ids, size_t n, int max, size_t *nr)
-{
-	unsigned long *addrs = NULL, *q;
-	size_t cap = 0, i, j, o = 0;
-	__u64 *ips = calloc(max > 0 ? max : 1, sizeof(*ips));
+	__u64 *ips = calloc(depth > 0 ? depth : 1, sizeof(*ips));
+	unsigned long *q;
 	struct stack s;
+	size_t i;
+	int err = 0;
 
-	*nr = 0;
 	if (!ips)
-		return NULL;
+		return -ENOMEM;
 	qsort(ids, n, sizeof(*ids), cmp_s32);
 	for (i = 0; i < n; i++) {
 		if (ids[i] < 0 || (i && ids[i] == ids[i - 1]))
 			continue;
-		if (stacks__read(map_fd, ids[i], ips, max, &s) || !s.n)
+		if (stacks__read(stack_fd, ids[i], ips, depth, &s) || !s.n)
 			continue;
-		if (o + s.n > cap) {
-			cap = (o + s.n) * 2;
-			q = realloc(addrs, cap * sizeof(*addrs));
-			if (!q)
+		if (a->n + s.n > a->cap) {
+			q = realloc(a->v, (a->n + s.n) * 2 * sizeof(*a->v));
+			if (!q) {
+				err = -ENOMEM;
 				break;
-			addrs = q;
+			}
+			a->v = q;
+			a->cap = (a->n + s.n) * 2;
 		}
-		for (j = 0; j < (size_t)s.n; j++)
-			addrs[o++] = ips[j];
+		for (int j = 0; j < s.n; j++)
+			a->v[a->n++] = ips[j];
 	}
 	free(ips);
-	if (!o)
-		return addrs;
-	qsort(addrs, o, sizeof(*addrs), cmp_ulong);
-	for (i = 1, j = 1; i < o; i++)
-		if (addrs[i] != addrs[j - 1])
-			addrs[j++] = addrs[i];
-	*nr = j;
-	return addrs;
+	return err;
 }

@@ -83,12 +83,19 @@ void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 		  const struct stack *kstack, const struct stack *ustack);
 /* Read stack id from a BPF stack map fd into ips (max frames); fills s. */
 int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s);
+/* Addresses read from a stack map, to load only the kernel symbols a report needs. */
+struct stack_addrs {
+	unsigned long *v;
+	size_t n, cap;
+};
+
 /*
- * The distinct addresses of the stacks ids (n of them, any order; sorts
- * ids; errors and repeats skipped), sorted, in a malloc'd array of *nr:
- * what ksyms__load_for() needs to name every kernel frame of a report.
+ * Append to a the addresses of stacks ids (n of them, any order: sorted in
+ * place; negative ids and repeats skipped, each stack read once) of stack
+ * map stack_fd, depth frames deep: what ksyms__load_for() needs to name
+ * every kernel frame of a report. 0 or -ENOMEM (a keeps what was read).
  */
-unsigned long *stacks__addrs(int map_fd, __s32 *ids, size_t n, int max, size_t *nr);
+int stacks__addrs(int stack_fd, __s32 *ids, size_t n, int depth, struct stack_addrs *a);
 /* One frame's name as the printer writes it (before escaping), in buf. */
 const char *stacks__kernel_name(struct stack_printer *p, __u64 addr, char *buf, size_t len);
 const char *stacks__user_name(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf,

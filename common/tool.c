@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,8 +105,8 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 
 void tool__detach(struct bpf_object_skeleton *s)
 {
-	if (light__loaded())
-		light__detach();
+	if (light__loaded(*s->obj))
+		light__detach(*s->obj);
 	else
 		bpf_object__detach_skeleton(s);
 }
@@ -120,6 +122,17 @@ int tool__iter_create(const struct bpf_program *prog)
 	fd = fd < 0 ? -errno : fd;
 	close(link);	/* the iterator holds the program */
 	return fd;
+}
+
+int tool__attach_perf_event(const struct bpf_program *prog, int pfd)
+{
+	int fd = light__prog_fd(prog);
+
+	if (fd < 0)
+		return -ENOENT;
+	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, fd) || ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0))
+		return -errno;
+	return 0;
 }
 
 struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx)

@@ -59,6 +59,11 @@ void tool__detach(struct bpf_object_skeleton *s);
 /* An iterator over a loaded SEC("iter/...") program: a readable fd, or -errno. */
 int tool__iter_create(const struct bpf_program *prog);
 /*
+ * Run prog (of a loaded skeleton, whichever loader) on the samples of perf
+ * event pfd; closing pfd detaches it. 0 or -errno.
+ */
+int tool__attach_perf_event(const struct bpf_program *prog, int pfd);
+/*
  * The ring-buffer tail every event tool shares:
  *
  *	rb = tool__ringbuf(skel->maps.events, on_event, ctx);	(after load)

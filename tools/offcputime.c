@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include "tool.h"
 #include "hist.h"
@@ -22,6 +21,8 @@
 #include "serve.h"
 #include "offcpu_pprof.h"
 #include "safeopen.h"
+#include "offcpu.h"
+#include "procsnap.h"
 #include "stacks.h"
 #include "syms.h"
 #include "window.h"
@@ -157,174 +158,21 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 struct run {
 	struct offcputime_bpf *skel;
 	struct usyms *usyms;
-	__u64 max_keys;		/* info's size */
-	__u64 fold_at;		/* keys in info that start a fold */
-	__u64 added, removed;	/* keys user space added and removed */
-	__u64 fold_lost;	/* folds that found the map full */
+	struct offcpu_collect c;
 	struct windows *windows;
 };
 
-/* A process BPF saw for the first time: snapshot it while it lives. */
-static int on_event(void *ctx, void *data, size_t len)
-{
-	const struct offcpu_event *e = data;
-	struct run *r = ctx;
-
-	int err;
-
-	if (len < sizeof(*e))
-		return 0;
-	err = usyms__refresh(r->usyms, e->tgid);
-	/* gone already: its frames will read module+offset or [unknown] */
-	msg__verbose("snapshot of process %u: %s", e->tgid, err ? strerror(-err) : "ok");
-	return 0;
-}
-
-/* Processes known to the symbolizer before exited ones are pruned. */
-#define PRUNE_AT	4096
-
-struct tgids {
-	__u32 *v;
-	size_t n;
-};
-
-static int cmp_u32(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static bool in_map(pid_t tgid, void *ctx)
-{
-	const struct tgids *t = ctx;
-	__u32 k = tgid;
-
-	return bsearch(&k, t->v, t->n, sizeof(k), cmp_u32);
-}
-
-/*
- * Exited threads: one key per thread and stack pair would fill info after
- * some 16k short-lived threads (a thread pool, a build) and the tool would
- * then drop everything. Every fold_step() new keys, the keys of threads
- * that are gone are folded into one key per process, comm and stacks with
- * tid 0 ("exited threads"): BPF never writes a tid-0 key (the idle task is
- * not traced), so user space owns those.
- */
-static bool thread_gone(__u32 tgid, __u32 tid)
-{
-	return syscall(SYS_tgkill, tgid, tid, 0) && errno == ESRCH;
-}
-
-/*
- * Fold after this many new keys: a sixteenth of the map (1024 keys by
- * default), so the map holds about the live threads' keys plus that,
- * and a fold (a walk of the map, a tgkill(2) per key) stays rare.
- */
-static __u64 fold_step(const struct run *r)
-{
-	return r->max_keys / 16 ? r->max_keys / 16 : 1;
-}
-
-static void fold_exited(struct run *r)
-{
-	int fd = bpf_map__fd(r->skel->maps.info);
-	struct offcpu_key *keys = NULL, *prev = NULL, k0;
-	struct offcpu_val v, v0;
-	size_t n = 0, cap = 0, i, folded = 0;
-	__u64 live;
-
-	/* keys first: deleting while walking restarts the walk */
-	for (;;) {
-		if (n == cap) {
-			void *q = realloc(keys, (cap = cap ? cap * 2 : 4096) * sizeof(*keys));
-
-			if (!q)
-				break;
-			keys = q;
-		}
-		if (bpf_map_get_next_key(fd, prev, &keys[n]))
-			break;
-		prev = &keys[n++];
-	}
-	for (i = 0; i < n; i++) {
-		if (!keys[i].tid || !thread_gone(keys[i].tgid, keys[i].tid))
-			continue;
-		/* the thread is gone: BPF no longer writes this key */
-		if (bpf_map_lookup_and_delete_elem(fd, &keys[i], &v)) {
-			/* hash maps support it since 5.14 */
-			if (bpf_map_lookup_elem(fd, &keys[i], &v) || bpf_map_delete_elem(fd, &keys[i]))
-				continue;
-		}
-		r->removed++;
-		k0 = keys[i];
-		k0.tid = 0;
-		if (!bpf_map_lookup_elem(fd, &k0, &v0)) {
-			v.total_ns += v0.total_ns;
-			v.count += v0.count;
-		} else {
-			r->added++;
-		}
-		if (bpf_map_update_elem(fd, &k0, &v, BPF_ANY)) {
-			r->fold_lost++;
-			r->added--;
-		}
-		folded++;
-	}
-	free(keys);
-	live = r->skel->bss->info_added + r->added - r->removed;
-	r->fold_at = live + fold_step(r);
-	msg__verbose("folded %zu keys of exited threads: %llu keys in use", folded,
-		     (unsigned long long)live);
-}
-
-/*
- * Every tick: fold exited threads' keys when info fills. Every few
- * seconds: when many processes have come and gone, forget the exited
- * ones with no stack left in the map, so a long run does not grow.
- */
 static int on_tick(void *ctx)
 {
 	struct run *r = ctx;
-	static int ticks;
-	struct offcpu_key key, next, *prev = NULL;
-	struct tgids t = { 0 };
-	size_t cap = 0, before;
-	int fd;
-
-	static size_t prune_at;
 	int err = windows__tick(r->windows);
+	int fd = r->c.info_fd;
+	size_t ksz = sizeof(struct offcpu_key);
 
 	if (err)
 		return err;
-	if (r->skel->bss->info_added + r->added - r->removed >= r->fold_at)
-		fold_exited(r);
-	if (!prune_at)	/* tests lower it */
-		prune_at = getenv("BPFLITE_PRUNE_AT") ? strtoul(getenv("BPFLITE_PRUNE_AT"), NULL, 0) : 0;
-	if (!prune_at)
-		prune_at = PRUNE_AT;
-	if (++ticks % 50 || usyms__count(r->usyms) < prune_at)
-		return 0;
-	fd = bpf_map__fd(r->skel->maps.info);
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (t.n == cap) {
-			void *q = realloc(t.v, (cap = cap ? cap * 2 : 1024) * sizeof(*t.v));
-
-			if (!q)
-				break;
-			t.v = q;
-		}
-		t.v[t.n++] = next.tgid;
-		key = next;
-		prev = &key;
-	}
-	qsort(t.v, t.n, sizeof(*t.v), cmp_u32);
-	before = usyms__count(r->usyms);
-	usyms__prune(r->usyms, in_map, &t);
-	msg__verbose("symbolizer: pruned %zu exited processes, %zu left",
-		     before - usyms__count(r->usyms), usyms__count(r->usyms));
-	free(t.v);
-	return 0;
+	procsnap__prune(r->usyms, &fd, &ksz, 1);
+	return offcpu__tick(&r->c);
 }
 
 struct entry {
@@ -348,21 +196,21 @@ static int cmp_entry(const void *a, const void *b)
  */
 static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n)
 {
-	unsigned long *addrs;
+	struct stack_addrs a = { 0 };
 	struct ksyms *k;
 	__s32 *ids;
-	size_t nr;
-	__u32 i;
+	__u32 i, nids = 0;
 
 	ids = malloc((n ? n : 1) * sizeof(*ids));
 	if (!ids)
 		return NULL;
 	for (i = 0; i < n; i++)
-		ids[i] = e[i].k.kern_stack_id;
-	addrs = stacks__addrs(stack_fd, ids, n, cfg.depth, &nr);
+		if (e[i].k.kern_stack_id >= 0)
+			ids[nids++] = e[i].k.kern_stack_id;
+	stacks__addrs(stack_fd, ids, nids, cfg.depth, &a);
 	free(ids);
-	k = ksyms__load_for(addrs, nr);
-	free(addrs);
+	k = ksyms__load_for(a.v, a.n);
+	free(a.v);
 	return k;
 }
 
@@ -392,7 +240,7 @@ static int report(void *ctx, FILE *out)
 		return err;
 	}
 	/* drained: these keys are no longer in info */
-	r->removed += n;
+	r->c.removed += n;
 	e = calloc(n ? n : 1, sizeof(*e));
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
@@ -484,7 +332,7 @@ static struct offcpu_src pprof_src(const struct run *r)
 	return (struct offcpu_src){
 		.info_fd = bpf_map__fd(r->skel->maps.info),
 		.stacks_fd = bpf_map__fd(r->skel->maps.stacks),
-		.max_entries = r->max_keys,
+		.max_entries = r->c.max_keys,
 		.depth = cfg.depth,
 		.kernel_stacks = !cfg.user_stacks_only,
 		.user_stacks = !cfg.kernel_stacks_only,
@@ -588,9 +436,8 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(r.skel->maps.stacks, cfg.storage);
 	bpf_map__set_value_size(r.skel->maps.stacks, cfg.depth * sizeof(__u64));
 	/* one key per thread and stack pair: as many as stacks, or the default */
-	r.max_keys = cfg.storage > OFFCPU_STACK_STORAGE ? cfg.storage : OFFCPU_STACK_STORAGE;
-	bpf_map__set_max_entries(r.skel->maps.info, r.max_keys);
-	r.fold_at = fold_step(&r);
+	bpf_map__set_max_entries(r.skel->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
+				 cfg.storage : OFFCPU_STACK_STORAGE);
 
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)
@@ -602,7 +449,9 @@ int main(int argc, char **argv)
 		msg__fail(err, "set up the symbolizer");
 		goto out;
 	}
-	rb = tool__ringbuf(r.skel->maps.events, on_event, &r);
+	offcpu__init(&r.c, bpf_map__fd(r.skel->maps.info), &r.skel->bss->info_added,
+		     bpf_map__max_entries(r.skel->maps.info), r.usyms);
+	rb = tool__ringbuf(r.skel->maps.events, procsnap__event, r.usyms);
 	if (!rb) {
 		err = -errno;
 		goto out;
@@ -641,7 +490,7 @@ int main(int argc, char **argv)
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 
-		l.map_full += r.fold_lost;
+		l.map_full += r.c.fold_lost;
 		loss__report(&l, env.json);
 	}
 out:

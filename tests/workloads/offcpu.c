@@ -24,18 +24,6 @@
 
 static long raw_syscall3(long nr, long a, long b, long c);
 
-/* Inline: the syscall instruction sits in the caller's own code. */
-#define SYSCALL3(nr, a, b, c) ({					\
-	long __ret;							\
-	register long __a asm("rdi") = (long)(a);			\
-	register long __b asm("rsi") = (long)(b);			\
-	register long __c asm("rdx") = (long)(c);			\
-	asm volatile("syscall" : "=a"(__ret)				\
-		     : "0"((long)(nr)), "r"(__a), "r"(__b), "r"(__c)	\
-		     : "rcx", "r11", "memory");				\
-	__ret;								\
-})
-
 static long raw_syscall3(long nr, long a, long b, long c)
 {
 	return SYSCALL3(nr, a, b, c);

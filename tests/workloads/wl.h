@@ -15,6 +15,23 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * A system call by an inline "syscall" instruction (x86_64): it sits in
+ * the calling function's own code, so that function is the leaf of the
+ * user stack (glibc is built without frame pointers: through its wrappers
+ * the caller would be lost).
+ */
+#define SYSCALL3(nr, a, b, c) ({					\
+	long __ret;							\
+	register long __a asm("rdi") = (long)(a);			\
+	register long __b asm("rsi") = (long)(b);			\
+	register long __c asm("rdx") = (long)(c);			\
+	asm volatile("syscall" : "=a"(__ret)				\
+		     : "0"((long)(nr)), "r"(__a), "r"(__b), "r"(__c)	\
+		     : "rcx", "r11", "memory");				\
+	__ret;								\
+})
+
 static inline void wl_wait_go(const char *fifo)
 {
 	char c;
