@@ -85,3 +85,27 @@ void tool__json_interval(struct json *j, const char *hms)
 	json__fixed(j, "timestamp", timefmt__epoch(), 6);
 	json__str(j, "time", hms);
 }
+
+int tool__task_storage(struct bpf_object *obj, struct bpf_map *task_map, struct bpf_map *tid_map)
+{
+	int err;
+
+	if (!strcmp(attach__mode(), "tp_btf") &&
+	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1) {
+		bpf_map__set_max_entries(tid_map, 1);	/* unused: the smallest a hash may be */
+		msg__verbose("per-task state: task storage");
+		return 0;
+	}
+	/*
+	 * raw_tp programs cannot use task storage, and both wrappers of a
+	 * tool must keep their state in one place: all raw_tp then.
+	 */
+	if (strcmp(attach__mode(), "raw_tp")) {
+		err = attach__choose(obj, true);
+		if (err)
+			return err;
+	}
+	bpf_map__set_autocreate(task_map, false);
+	msg__verbose("per-task state: hash by tid");
+	return 0;
+}

@@ -53,6 +53,14 @@ int tool__open_opts(struct bpf_object_open_opts *o);
 void tool__open_failed(int err);
 /* Between open and load: pick tp_btf or raw_tp per tracepoint. */
 int tool__prepare(struct bpf_object *obj);
+/*
+ * After tool__prepare(), for a tool keeping per-task state in task_map
+ * (task storage, used by its tp_btf programs) or tid_map (a hash by tid,
+ * used by its raw_tp programs): with tp_btf throughout and task storage
+ * in the kernel (5.11+), tid_map shrinks to one entry; else every
+ * program becomes raw_tp and task_map is not created. 0 or -errno.
+ */
+int tool__task_storage(struct bpf_object *obj, struct bpf_map *task_map, struct bpf_map *tid_map);
 /* Load and attach (-v: attach forms and map sizes); errors printed with hints. 0 or -errno. */
 int tool__load_attach(struct bpf_object_skeleton *s);
 /* A ring buffer on map calling fn(ctx, ...); NULL after printing why. */

@@ -260,7 +260,9 @@ check_hog_against_schedstat() {
 @test "runqlat: 50,000 thread and 5,000 process exits leave no wake-up time behind; the hogs' waits stay exact" {
 	local go start kernel_us tool_us
 	make_churn_cgroup
-	start_tool runqlat-lite -j -P -c "$CG"
+	# raw_tp: wake-up times in the hash by tid (tp_btf keeps them in task
+	# storage, which the kernel frees with the task)
+	start_tool runqlat-lite -j -P -c "$CG" --force-raw-tp
 	run_churn
 	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
 	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]
