@@ -498,6 +498,9 @@ int main(int argc, char **argv)
 	r.max_keys = cfg.storage > OFFCPU_STACK_STORAGE ? cfg.storage : OFFCPU_STACK_STORAGE;
 	bpf_map__set_max_entries(r.skel->maps.info, r.max_keys);
 	r.fold_at = fold_step(&r);
+	err = tool__task_storage(r.skel->obj, r.skel->maps.start_task, r.skel->maps.start);
+	if (err)
+		goto out;
 
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)

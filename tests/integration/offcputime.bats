@@ -341,8 +341,10 @@ prog_ids_of() {
 	local go start info
 	make_churn_cgroup
 	# -c: the churn and the workload only, so other work on the machine
-	# neither fills the maps nor adds to the counts
-	start_tool offcputime-lite -j -v -c "$CG"
+	# neither fills the maps nor adds to the counts. raw_tp: switch-out
+	# records in the hash by tid (tp_btf keeps them in task storage, which
+	# the kernel frees with the task)
+	start_tool offcputime-lite -j -v -c "$CG" --force-raw-tp
 	run_churn
 	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
 	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]
