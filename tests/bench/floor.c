@@ -2,9 +2,9 @@
 /*
  * floor: attach the empty programs of floor.bpf.o to one group of
  * tracepoints and wait for SIGINT/SIGTERM (benchmarks only).
- *   floor OBJECT sys|sched [raw]
+ *   floor OBJECT sys|sched|switch [raw]
  * sys: raw_syscalls sys_enter + sys_exit; sched: sched_switch +
- * sched_wakeup + sched_wakeup_new. tp_btf unless "raw" is given or
+ * sched_wakeup + sched_wakeup_new; switch: sched_switch alone. tp_btf unless "raw" is given or
  * tp_btf does not load.
  */
 #include <signal.h>
@@ -19,6 +19,7 @@ static void on_signal(int sig) { (void)sig; stop = 1; }
 static const char *const groups[][4] = {
 	{ "sys", "sys_enter", "sys_exit", NULL },
 	{ "sched", "sched_switch", "sched_wakeup", "sched_wakeup_new" },
+	{ "switch", "sched_switch", NULL, NULL },
 };
 
 static int run(const char *path, const char *const *tps, const char *form)
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[2], groups[g][0]))
 			tps = groups[g];
 	if (!tps) {
-		fprintf(stderr, "usage: floor OBJECT sys|sched [raw]\n");
+		fprintf(stderr, "usage: floor OBJECT sys|sched|switch [raw]\n");
 		return 2;
 	}
 	signal(SIGINT, on_signal);
