@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared measurements for the benchmarks (sourced, not run).
-BIN=build/bin
+BIN=${BENCH_BIN:-build/bin}	# BENCH_BIN: another build of the tools, to compare
 WL=build/tests/workloads
 FLOOR="build/tests/bench/floor build/tests/bench/floor.bpf.o"	# + sys or sched
 # scripts/bench.sh collects one table from the rows the benchmarks add here
