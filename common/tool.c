@@ -92,7 +92,8 @@ int tool__task_storage(struct bpf_object *obj, struct bpf_map *task_map, struct 
 
 	if (!strcmp(attach__mode(), "tp_btf") &&
 	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1) {
-		bpf_map__set_max_entries(tid_map, 1);	/* unused: the smallest a hash may be */
+		if (tid_map)	/* unused: the smallest a hash may be */
+			bpf_map__set_max_entries(tid_map, 1);
 		msg__verbose("per-task state: task storage");
 		return 0;
 	}

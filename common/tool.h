@@ -57,7 +57,8 @@ int tool__prepare(struct bpf_object *obj);
  * After tool__prepare(), for a tool keeping per-task state in task_map
  * (task storage, used by its tp_btf programs) or tid_map (a hash by tid,
  * used by its raw_tp programs): with tp_btf throughout and task storage
- * in the kernel (5.11+), tid_map shrinks to one entry; else every
+ * in the kernel (5.11+), tid_map (if not NULL: a tool may need it on both
+ * paths) shrinks to one entry; else every
  * program becomes raw_tp and task_map is not created. 0 or -errno.
  */
 int tool__task_storage(struct bpf_object *obj, struct bpf_map *task_map, struct bpf_map *tid_map);

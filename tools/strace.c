@@ -43,8 +43,12 @@ static struct ring_buffer *rb;
 static int trace_tid(pid_t tid, __u32 flags)
 {
 	struct strace_task t = { .slot = STRACE_SLOT_NONE, .flags = flags };
+	int err = bpf_map_update_elem(bpf_map__fd(skel->maps.traced), &tid, &t, BPF_ANY);
 
-	return bpf_map_update_elem(bpf_map__fd(skel->maps.traced), &tid, &t, BPF_ANY);
+	/* tp_btf: threads recheck the set at their next call */
+	if (!err)
+		__atomic_fetch_add(&skel->data->set_gen, 1, __ATOMIC_RELEASE);
+	return err;
 }
 
 /*
@@ -476,6 +480,10 @@ int main(int argc, char **argv)
 		bpf_map__set_max_entries(skel->maps.hists, 1);
 	if (!skel->rodata->cfg_trace)
 		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+	/* the traced set stays on both paths: user space fills and reads it */
+	err = tool__task_storage(skel->obj, skel->maps.tasks, NULL);
+	if (err)
+		goto out;
 
 	err = tool__load_attach(skel->skeleton);
 	if (err)
