@@ -40,14 +40,19 @@ static pid_t child = -1;
 static int child_status = -1;
 static struct ring_buffer *rb;
 
+/* Threads were added to the traced set: on tp_btf each checks it again at its next call. */
+static void traced_changed(void)
+{
+	__atomic_fetch_add(&skel->data->set_gen, 1, __ATOMIC_RELEASE);
+}
+
 static int trace_tid(pid_t tid, __u32 flags)
 {
 	struct strace_task t = { .slot = STRACE_SLOT_NONE, .flags = flags };
 	int err = bpf_map_update_elem(bpf_map__fd(skel->maps.traced), &tid, &t, BPF_ANY);
 
-	/* tp_btf: threads recheck the set at their next call */
 	if (!err)
-		__atomic_fetch_add(&skel->data->set_gen, 1, __ATOMIC_RELEASE);
+		traced_changed();
 	return err;
 }
 
@@ -127,6 +132,8 @@ static int attach_pid(pid_t pid)
 			fresh++;
 		}
 		closedir(dir);
+		if (fresh)
+			traced_changed();
 		n += fresh;
 		if (!fresh)
 			break;

@@ -213,6 +213,23 @@ check_short_trace() {
 	[ "$(count read)" = 202 ]
 }
 
+@test "strace: -p on a process already busy making calls traces it from the attach on" {
+	local p n
+	# it calls before and while -p lists it: its thread must see the
+	# traced set again once it is in it
+	"$SL" -n 100000000 -r 0 -w 0 -F 0 >/dev/null &
+	p=$!
+	WLP=$p
+	start_tool strace-lite -c -p "$p"
+	sleep 1
+	stop_tool INT
+	kill "$p"; wait "$p" || true
+	[ "$TOOL_RC" = 0 ]
+	n=$(awk '$NF == "getppid" {print $4}' "$TOOL_ERR")
+	echo "getppid calls seen in a second: ${n:-none}"
+	[ "${n:-0}" -gt 1000 ]
+}
+
 # IDs of loaded programs with strace-lite's names (others' come and go on a shared machine).
 strace_progs() {
 	bpftool prog show -j 2>/dev/null | jq -r '.[] | select(.name | test("^(sys_enter|sys_exit|sched_process_fork|sched_process_exit|signal_deliver)_(btf|raw)$")) | .id' | sort -n
