@@ -64,12 +64,14 @@ check_named_stacks() {
 @test "offcputime: named user stacks, kernel frames, totals between what was asked and what the workload measured (tp_btf)" {
 	wl_run -j -v
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	grep -q "per-task state: task storage" "$TOOL_ERR"
 	check_named_stacks
 }
 
 @test "offcputime: the same on the forced raw_tp path" {
 	wl_run -j -v --force-raw-tp
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	grep -q "per-task state: hash by tid" "$TOOL_ERR"
 	check_named_stacks
 }
 

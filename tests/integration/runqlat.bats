@@ -65,12 +65,14 @@ check_hog_against_schedstat() {
 @test "runqlat: 4 pinned hogs: total wait and count of waits match schedstat, buckets bracket the sum (tp_btf)" {
 	hog_run 4 -v
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	grep -q "per-task state: task storage" "$TOOL_ERR"
 	check_hog_against_schedstat
 }
 
 @test "runqlat: 4 pinned hogs, forced raw_tp path" {
 	hog_run 4 -v --force-raw-tp
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	grep -q "per-task state: hash by tid" "$TOOL_ERR"
 	check_hog_against_schedstat
 }
 

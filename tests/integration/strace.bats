@@ -46,12 +46,14 @@ check_exact_counts() {
 @test "strace: -c counts the workload's calls exactly (tp_btf)" {
 	summary_run -v "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "attach sys_enter: tp_btf" <<<"$output"
+	grep -q "per-task state: task storage" <<<"$output"
 	check_exact_counts
 }
 
 @test "strace: -c counts exactly on the forced raw_tp path" {
 	summary_run -v --force-raw-tp "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "attach sys_enter: raw_tp (forced)" <<<"$output"
+	grep -q "per-task state: hash by tid" <<<"$output"
 	check_exact_counts
 }
 
