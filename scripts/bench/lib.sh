@@ -78,6 +78,18 @@ cpu_ns_per() {
 # Median of numbers, one per line on stdin.
 median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 
+# stop PID: SIGTERM, and SIGKILL if it has not ended 10 s later (bpftrace
+# signalled while it was still attaching can wait for good).
+stop() {
+	kill -TERM "$1" 2>/dev/null
+	for _ in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # under WORKLOAD [TOOL...]: start TOOL (ours, or bpftrace), wait until it
 # is attached, run the shell function WORKLOAD and print what it prints,
 # stop TOOL. Without TOOL, just run WORKLOAD (the no-tool baseline).
@@ -89,15 +101,14 @@ under() {
 	out=$(mktemp)
 	"$@" >"$out" 2>"$err" &
 	p=$!
-	for _ in $(seq 300); do
+	for _ in $(seq 1200); do
 		grep -qE "Hit Ctrl-C|Attaching" "$err" "$out" && break
 		sleep 0.05
 	done
 	sleep 0.5
 	r=$($wl)
 	# SIGTERM: background jobs of a script ignore SIGINT
-	kill -TERM $p
-	wait $p 2>/dev/null
+	stop $p
 	rm -f "$err" "$out"
 	echo "$r"
 }
