@@ -32,6 +32,19 @@ struct start_val {
 	struct offcpu_key key;
 };
 
+/*
+ * Where and when each thread left the CPU. tp_btf programs keep it in the
+ * task's own storage (no hash lookup, no insert and delete per switch,
+ * nothing left when a task exits); raw_tp programs cannot hand a task to
+ * the storage helpers and use the hash by tid (see tool__task_storage()).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct start_val);
+} start_task SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, OFFCPU_START_ENTRIES);
@@ -122,10 +135,11 @@ static __always_inline void note_tgid(__u32 tgid)
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline void switch_out(void *ctx, bool preempt, struct task_struct *prev)
+static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
+				       struct task_struct *prev, __u64 now)
 {
-	struct start_val v = {};
-	__u32 tid = BPF_CORE_READ(prev, pid);
+	__u32 tid = TASK_FIELD(btf, prev, pid), flags;
+	struct start_val *v, tmp;
 	bool kthread;
 
 	if (!tid || !filter_task(prev))	/* tid 0: the idle task */
@@ -137,44 +151,64 @@ static __always_inline void switch_out(void *ctx, bool preempt, struct task_stru
 	 */
 	if (!preempt && task_is_dead(prev))
 		return;
-	kthread = BPF_CORE_READ(prev, flags) & PF_KTHREAD;
+	flags = TASK_FIELD(btf, prev, flags);
+	kthread = flags & PF_KTHREAD;
 	if ((cfg_user_threads_only && kthread) || (cfg_kernel_threads_only && !kthread))
 		return;
 	if (!state_ok(preempt, prev))
 		return;
 
-	v.ts = bpf_ktime_get_ns();
-	v.key.tgid = BPF_CORE_READ(prev, tgid);
-	v.key.tid = tid;
-	bpf_probe_read_kernel_str(v.key.comm, sizeof(v.key.comm), prev->comm);
-	/* sched_switch runs on the outgoing task: its stacks are current's */
-	v.key.kern_stack_id = cfg_kernel_stacks ? bpf_get_stackid(ctx, &stacks, 0) : -1;
-	v.key.user_stack_id = -EFAULT;
-	if (cfg_user_stacks && !kthread) {
-		v.key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-		/* an exiting task has no mappings left to snapshot */
-		if (!(BPF_CORE_READ(prev, flags) & PF_EXITING))
-			note_tgid(v.key.tgid);
+	if (btf) {
+		/* filled in place: no copy of the record per switch */
+		v = bpf_task_storage_get(&start_task, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!v) {
+			loss_inc(map_full);
+			return;
+		}
+		__builtin_memcpy(v->key.comm, prev->comm, sizeof(v->key.comm));
+	} else {
+		v = &tmp;
+		__builtin_memset(v, 0, sizeof(*v));
+		bpf_probe_read_kernel_str(v->key.comm, sizeof(v->key.comm), prev->comm);
 	}
-	if (cfg_kernel_stacks && v.key.kern_stack_id < 0)
+	v->ts = now;
+	v->key.tgid = TASK_FIELD(btf, prev, tgid);
+	v->key.tid = tid;
+	/* sched_switch runs on the outgoing task: its stacks are current's */
+	v->key.kern_stack_id = cfg_kernel_stacks ? bpf_get_stackid(ctx, &stacks, 0) : -1;
+	v->key.user_stack_id = -EFAULT;
+	if (cfg_user_stacks && !kthread) {
+		v->key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		/* an exiting task has no mappings left to snapshot */
+		if (!(flags & PF_EXITING))
+			note_tgid(v->key.tgid);
+	}
+	if (cfg_kernel_stacks && v->key.kern_stack_id < 0)
 		loss_inc(stacks);
-	if (v.key.user_stack_id < 0 && v.key.user_stack_id != -EFAULT)
+	if (v->key.user_stack_id < 0 && v->key.user_stack_id != -EFAULT)
 		loss_inc(stacks);
-	if (bpf_map_update_elem(&start, &tid, &v, BPF_ANY))
+	if (!btf && bpf_map_update_elem(&start, &tid, v, BPF_ANY))
 		loss_inc(map_full);
 }
 
-static __always_inline void switch_in(struct task_struct *next)
+static __always_inline void switch_in(bool btf, struct task_struct *next, __u64 now)
 {
-	__u32 tid = BPF_CORE_READ(next, pid);
+	__u32 tid = TASK_FIELD(btf, next, pid);
 	struct offcpu_val *val;
 	struct start_val *v;
 	__u64 delta;
 
-	v = bpf_map_lookup_elem(&start, &tid);
-	if (!v)
-		return;
-	delta = bpf_ktime_get_ns() - v->ts;
+	if (btf) {
+		/* no creation: a thread never seen leaving has nothing to add */
+		v = bpf_task_storage_get(&start_task, next, 0, 0);
+		if (!v || !v->ts)
+			return;
+	} else {
+		v = bpf_map_lookup_elem(&start, &tid);
+		if (!v)
+			return;
+	}
+	delta = now - v->ts;
 	if ((__s64)delta < 0 || delta < cfg_min_ns || delta > cfg_max_ns)
 		goto out;
 	val = bpf_map_lookup_elem(&info, &v->key);
@@ -192,20 +226,25 @@ static __always_inline void switch_in(struct task_struct *next)
 	__sync_fetch_and_add(&val->total_ns, delta);
 	__sync_fetch_and_add(&val->count, 1);
 out:
-	bpf_map_delete_elem(&start, &tid);
+	if (btf)
+		v->ts = 0;	/* kept for the next switch: no free and no allocation */
+	else
+		bpf_map_delete_elem(&start, &tid);
 }
 
-static __always_inline int handle_switch(void *ctx, bool preempt, struct task_struct *prev,
-					 struct task_struct *next)
+static __always_inline int handle_switch(void *ctx, bool btf, bool preempt,
+					 struct task_struct *prev, struct task_struct *next)
 {
-	switch_out(ctx, preempt, prev);
-	switch_in(next);
+	__u64 now = bpf_ktime_get_ns();	/* one clock read for both ends */
+
+	switch_out(ctx, btf, preempt, prev, now);
+	switch_in(btf, next, now);
 	return 0;
 }
 
 TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return handle_switch(ctx, preempt, prev, next);
+	return handle_switch(ctx, tp_btf, preempt, prev, next);
 }
 
 /* After an exec the mappings are new: snapshot again at the next switch. */

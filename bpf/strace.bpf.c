@@ -2,8 +2,10 @@
 /*
  * strace-lite: system calls of chosen processes from raw_syscalls
  * sys_enter/sys_exit. The set of traced threads lives here (filled by
- * user space, grown at fork with -f, pruned at exit), so a call of an
- * untraced thread costs one hash lookup and nothing else.
+ * user space, grown at fork with -f, pruned at exit). On the tp_btf path
+ * each thread's own storage caches its membership and holds its state, so
+ * a call costs one task storage lookup, traced or not; the raw_tp path
+ * looks the thread up in the set.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -37,6 +39,27 @@ struct {
 	__type(key, __u32);			/* tid */
 	__type(value, struct strace_task);
 } traced SEC(".maps");
+
+/*
+ * tp_btf: a thread's state, and whether it is in traced as of set_gen.
+ * User space bumps set_gen after adding threads to traced; BPF code that
+ * adds or drops a thread updates its storage as well.
+ */
+struct task_slot {
+	struct strace_task t;
+	__u32 gen;
+	__u32 traced;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_slot);
+} tasks SEC(".maps");
+
+/* never 0: a new task slot (all zeros) must look out of date */
+__u32 set_gen = 1;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -345,18 +368,75 @@ static __always_inline void save_vres(struct strace_task *t, struct pt_regs *reg
 	t->flags |= TASK_VRES;
 }
 
-static __always_inline int handle_enter(struct pt_regs *regs, long id)
+
+/*
+ * tp_btf: the current thread's slot, brought up to date with the traced
+ * set when user space has added threads since it last looked; NULL if the
+ * thread is not traced (or has no storage: counted as map_full).
+ */
+static __always_inline struct task_slot *current_slot(struct task_struct *task, __u32 tid)
+{
+	struct task_slot *ts;
+	struct strace_task *t;
+	__u32 gen = set_gen;
+
+	ts = bpf_task_storage_get(&tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!ts) {
+		loss_inc(map_full);
+		return NULL;
+	}
+	/*
+	 * Only a thread not traced yet takes its state from the set: a
+	 * traced one's own is newer (an exec done, a first call checked).
+	 */
+	if (ts->gen != gen) {
+		ts->gen = gen;
+		t = ts->traced ? NULL : bpf_map_lookup_elem(&traced, &tid);
+		if (t) {
+			ts->t = *t;
+			ts->traced = 1;
+		}
+	}
+	return ts->traced ? ts : NULL;
+}
+
+/* The state of the current thread, if traced (tp_btf: in its own storage). */
+static __always_inline struct strace_task *current_task_state(bool btf, struct task_struct *task,
+							      __u32 tid)
+{
+	struct task_slot *ts;
+
+	if (!btf)
+		return bpf_map_lookup_elem(&traced, &tid);
+	ts = current_slot(task, tid);
+	return ts ? &ts->t : NULL;
+}
+
+/* Drop the current thread from the traced set (and its slot, tp_btf). */
+static __always_inline void current_untrace(bool btf, struct task_struct *task, __u32 tid)
+{
+	struct task_slot *ts;
+
+	bpf_map_delete_elem(&traced, &tid);
+	if (btf) {
+		ts = bpf_task_storage_get(&tasks, task, 0, 0);
+		if (ts)
+			ts->traced = 0;
+	}
+}
+
+static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id_tgid, slot, in;
-	struct task_struct *task;
+	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 cap;
 	struct strace_task *t;
 	struct strace_enter *e;
 	bool ia32, big;
 	int k = 0;
 
-	t = bpf_map_lookup_elem(&traced, &tid);
+	t = current_task_state(btf, task, tid);
 	if (!t) {
 		/* -u: a task of the user joins the set at its first call; -c alone: any task */
 		if (!cfg_all &&
@@ -365,12 +445,20 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		t = join(tid);
 		if (!t)
 			return 0;
+		if (btf) {
+			struct task_slot *ts = bpf_task_storage_get(&tasks, task, 0, 0);
+
+			if (!ts)
+				return 0;
+			ts->t = *t;
+			ts->traced = 1;
+			t = &ts->t;
+		}
 	}
-	task = bpf_get_current_task_btf();
 	if (t->start_ticks) {
 		/* -p: the first call of a thread user space added (see strace.h) */
 		if (BPF_CORE_READ(task, start_boottime) / STRACE_TICK_NS != t->start_ticks) {
-			bpf_map_delete_elem(&traced, &tid);
+			current_untrace(btf, task, tid);
 			return 0;
 		}
 		t->start_ticks = 0;
@@ -388,8 +476,6 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 	if (!slot_traced(slot))
 		return 0;
 	t->slot = slot;
-	t->outbuf = 0;
-	t->flags &= ~TASK_RETRY_STR;
 	t->enter_ns = bpf_ktime_get_ns();
 	if (cfg_summary && cfg_status != STATUS_FAILED && is_noreturn(slot)) {
 		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
@@ -397,9 +483,10 @@ static __always_inline int handle_enter(struct pt_regs *regs, long id)
 		if (s)
 			s->calls++;
 	}
-	t->flags &= ~(TASK_WHOLE | TASK_VRES);
-	if (!cfg_trace)
+	if (!cfg_trace)	/* -c: the rest is for the events only */
 		return 0;
+	t->outbuf = 0;
+	t->flags &= ~(TASK_RETRY_STR | TASK_WHOLE | TASK_VRES);
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	/* strings, an input buffer or structure, or argv to copy */
 	big = (cap & STRACE_CAP_AT_ENTRY) ||
@@ -538,7 +625,7 @@ static __always_inline int fill_exit(struct strace_exit *e, struct pt_regs *regs
 	return 0;
 }
 
-static __always_inline int handle_exit(struct pt_regs *regs, long ret)
+static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
 	__u32 tid = (__u32)id_tgid, slot, ai;
@@ -548,9 +635,18 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret)
 	bool dirents, poll, iov, olen, oaddr;
 	bool failed, big, retry, whole, tiny;
 
-	t = bpf_map_lookup_elem(&traced, &tid);
-	if (!t)
-		return 0;
+	if (btf) {
+		/* no creation: a thread without a slot made no traced call */
+		struct task_slot *ts = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
+
+		if (!ts || !ts->traced)
+			return 0;
+		t = &ts->t;
+	} else {
+		t = bpf_map_lookup_elem(&traced, &tid);
+		if (!t)
+			return 0;
+	}
 	slot = t->slot;
 	if (slot >= STRACE_SLOTS)	/* not traced, or begun before we were */
 		return 0;
@@ -696,9 +792,11 @@ lost:
 }
 
 /* -f: children and threads of traced threads are traced from birth. */
-static __always_inline int handle_fork(struct task_struct *parent, struct task_struct *child)
+static __always_inline int handle_fork(bool btf, struct task_struct *parent,
+				       struct task_struct *child)
 {
 	struct strace_task n = { .slot = STRACE_SLOT_NONE };
+	struct task_slot *ts;
 	__u32 ptid, ctid;
 
 	if (!cfg_follow)
@@ -710,6 +808,14 @@ static __always_inline int handle_fork(struct task_struct *parent, struct task_s
 	if (bpf_map_update_elem(&traced, &ctid, &n, BPF_ANY)) {
 		loss_inc(map_full);
 		return 0;
+	}
+	if (btf) {	/* the child's slot, up to date (else its first call looks it up) */
+		ts = bpf_task_storage_get(&tasks, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (ts) {
+			ts->t = n;
+			ts->traced = 1;
+			ts->gen = set_gen;
+		}
 	}
 	if (cfg_trace) {	/* user space counts the traced threads, as strace */
 		struct strace_hdr *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -796,17 +902,17 @@ TP_PROG(signal_deliver, signal_deliver, int sig, struct kernel_siginfo *info)
 
 TP_PROG(sys_enter, sys_enter, struct pt_regs *regs, long id)
 {
-	return handle_enter(regs, id);
+	return handle_enter(tp_btf, regs, id);
 }
 
 TP_PROG(sys_exit, sys_exit, struct pt_regs *regs, long ret)
 {
-	return handle_exit(regs, ret);
+	return handle_exit(tp_btf, regs, ret);
 }
 
 TP_PROG(sched_process_fork, sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
-	return handle_fork(parent, child);
+	return handle_fork(tp_btf, parent, child);
 }
 
 TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)

@@ -28,6 +28,14 @@ struct task_struct___x {
 	unsigned int __state;
 } __attribute__((preserve_access_index));
 
+/*
+ * A field of a task: a plain load where the verifier knows the pointer's
+ * type (tp_btf arguments, bpf_get_current_task_btf()), which is far
+ * cheaper than the probe read a raw_tp program needs. btf is a constant
+ * at every call site, so each wrapper keeps only its own form.
+ */
+#define TASK_FIELD(btf, t, f) ((btf) ? (t)->f : BPF_CORE_READ(t, f))
+
 static __always_inline __u32 get_task_state(void *task)
 {
 	struct task_struct___x *t = task;

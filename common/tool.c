@@ -35,19 +35,62 @@ static const char *libbpf_reason(void)
 	return NULL;
 }
 
+/* The per-task state of the tool's object (tool__task_storage()). */
+static struct {
+	struct bpf_object *obj;
+	struct bpf_map *task_map, *tid_map;
+	__u32 tid_entries;	/* tid_map's size when it is used */
+} pts;
+
+int tool__task_storage(struct bpf_object *obj, struct bpf_map *task_map, struct bpf_map *tid_map)
+{
+	pts.obj = obj;
+	pts.task_map = task_map;
+	pts.tid_map = tid_map;
+	pts.tid_entries = tid_map ? bpf_map__max_entries(tid_map) : 0;
+	return 0;
+}
+
+/*
+ * Where obj keeps its per-task state when all_btf (every pair on tp_btf)
+ * says how it attaches: task storage, or the hash, which needs every pair
+ * on raw_tp (*all_raw set: the caller switches them). The -v line, or NULL
+ * for an object without per-task state.
+ */
+static const char *task_state(struct bpf_object *obj, bool all_btf, bool *all_raw)
+{
+	*all_raw = false;
+	if (pts.obj != obj)
+		return NULL;
+	if (all_btf && libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1) {
+		if (pts.tid_map)	/* unused: the smallest a hash may be */
+			bpf_map__set_max_entries(pts.tid_map, 1);
+		return "per-task state: task storage";
+	}
+	/* raw_tp programs cannot use task storage, and a tool keeps its state in one place */
+	*all_raw = true;
+	if (pts.tid_map)
+		bpf_map__set_max_entries(pts.tid_map, pts.tid_entries);
+	return "per-task state: hash by tid";
+}
+
 /* The light loader: tp_btf, else raw_tp for every pair. */
 static int light_load(struct bpf_object_skeleton *s)
 {
-	bool raw = env.force_raw_tp || attach__env("BPFLITE_FORCE_RAW_TP");
-	int err = light__load_attach(s, raw);
+	bool raw = env.force_raw_tp || attach__env("BPFLITE_FORCE_RAW_TP"), all_raw;
+	const char *state = task_state(*s->obj, !raw, &all_raw);
+	int err = light__load_attach(s, raw || all_raw);
 
-	if (err && !raw && attach__pick(*s->obj, true)) {
+	if (err && !raw && !all_raw && attach__pick(*s->obj, true)) {
+		state = task_state(*s->obj, false, &all_raw);
 		err = light__load_attach(s, true);
 		if (!err)
 			attach__report(*s->obj, " (tp_btf failed to load)");
 	} else if (!err) {
-		attach__report(*s->obj, " (forced)");
+		attach__report(*s->obj, raw ? " (forced)" : all_raw ? " (task storage missing)" : "");
 	}
+	if (!err && state)
+		msg__verbose("%s", state);
 	return err;
 }
 
@@ -65,7 +108,8 @@ static void verbose_maps(struct bpf_object *obj)
 
 int tool__load_attach(struct bpf_object_skeleton *s)
 {
-	const char *why = libbpf_reason();
+	const char *why = libbpf_reason(), *state;
+	bool all_raw;
 	int err;
 
 	if (!why) {
@@ -82,6 +126,16 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 	err = attach__choose(*s->obj, env.force_raw_tp);
 	if (err)
 		return err;
+	state = task_state(*s->obj, !strcmp(attach__mode(), "tp_btf"), &all_raw);
+	if (all_raw && strcmp(attach__mode(), "raw_tp")) {
+		err = attach__choose(*s->obj, true);
+		if (err)
+			return err;
+	}
+	if (all_raw)	/* may not exist in the kernel (before 5.11) */
+		bpf_map__set_autocreate(pts.task_map, false);
+	if (state)
+		msg__verbose("%s", state);
 	err = bpf_object__load_skeleton(s);
 	if (err) {
 		attach__load_failed(err);
@@ -164,3 +218,4 @@ void tool__json_interval(struct json *j, const char *hms)
 	json__fixed(j, "timestamp", timefmt__epoch(), 6);
 	json__str(j, "time", hms);
 }
+

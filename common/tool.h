@@ -47,6 +47,16 @@ int tool__open_opts(struct bpf_object_open_opts *o);
 /* Report a failed skeleton open. */
 void tool__open_failed(int err);
 /*
+ * Before load, for a tool keeping per-task state in task_map (task
+ * storage, used by its tp_btf programs) or tid_map (a hash by tid, used by
+ * its raw_tp programs; NULL if the tool needs none): once the attach forms
+ * are chosen at load, with tp_btf throughout and task storage in the
+ * kernel (5.11+) tid_map shrinks to one entry; else every program becomes
+ * raw_tp and task_map is not created (libbpf skeleton) or stays unused
+ * (light loader). -v says which. 0 or -errno.
+ */
+int tool__task_storage(struct bpf_object *obj, struct bpf_map *task_map, struct bpf_map *tid_map);
+/*
  * Load and attach: the light loader (common/light.h) when the kernel has
  * BTF and no --btf, --force-libbpf or BPFLITE_FORCE_LIBBPF=1 says
  * otherwise; on its failure, and else, the libbpf skeleton with its

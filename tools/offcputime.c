@@ -438,6 +438,9 @@ int main(int argc, char **argv)
 	/* one key per thread and stack pair: as many as stacks, or the default */
 	bpf_map__set_max_entries(r.skel->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
 				 cfg.storage : OFFCPU_STACK_STORAGE);
+	err = tool__task_storage(r.skel->obj, r.skel->maps.start_task, r.skel->maps.start);
+	if (err)
+		goto out;
 
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)

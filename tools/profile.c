@@ -437,6 +437,7 @@ static int open_off_cpu(struct run *r)
 	bpf_map__set_value_size(o->maps.stacks, cfg.depth * sizeof(__u64));
 	bpf_map__set_max_entries(o->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
 				 cfg.storage : OFFCPU_STACK_STORAGE);
+	tool__task_storage(o->obj, o->maps.start_task, o->maps.start);
 	return tool__load_attach(o->skeleton);
 }
 

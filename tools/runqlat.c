@@ -237,6 +237,9 @@ int main(int argc, char **argv)
 			       cfg.per_pidns ? BY_PIDNS : cfg.per_cgroup ? BY_CGROUP : BY_ALL;
 	if (!section())	/* one histogram: no need for thousands of slots */
 		bpf_map__set_max_entries(skel->maps.hists, 1);
+	err = tool__task_storage(skel->obj, skel->maps.start_task, skel->maps.start);
+	if (err)
+		goto out;
 
 	err = tool__load_attach(skel->skeleton);
 	if (err)

@@ -42,11 +42,20 @@ static pid_t child = -1;
 static int child_status = -1;
 static struct ring_buffer *rb;
 
+/* Threads were added to the traced set: on tp_btf each checks it again at its next call. */
+static void traced_changed(void)
+{
+	__atomic_fetch_add(&skel->data->set_gen, 1, __ATOMIC_RELEASE);
+}
+
 static int trace_tid(pid_t tid, __u32 flags)
 {
 	struct strace_task t = { .slot = STRACE_SLOT_NONE, .flags = flags };
+	int err = bpf_map_update_elem(bpf_map__fd(skel->maps.traced), &tid, &t, BPF_ANY);
 
-	return bpf_map_update_elem(bpf_map__fd(skel->maps.traced), &tid, &t, BPF_ANY);
+	if (!err)
+		traced_changed();
+	return err;
 }
 
 /*
@@ -125,6 +134,8 @@ static int attach_pid(pid_t pid)
 			fresh++;
 		}
 		closedir(dir);
+		if (fresh)
+			traced_changed();
 		n += fresh;
 		if (!fresh)
 			break;
@@ -479,6 +490,10 @@ int main(int argc, char **argv)
 		bpf_map__set_max_entries(skel->maps.hists, 1);
 	if (!skel->rodata->cfg_trace)
 		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+	/* the traced set stays on both paths: user space fills and reads it */
+	err = tool__task_storage(skel->obj, skel->maps.tasks, NULL);
+	if (err)
+		goto out;
 
 	err = tool__load_attach(skel->skeleton);
 	if (err)

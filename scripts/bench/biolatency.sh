@@ -20,13 +20,7 @@ BT
 
 io() { "$WL/blkrw" -f "$LOOP" -r "$N" -s 4096 | jq .ns_per_io; }
 
-startup=$(startup_ms 7 "$BIN/biolatency-lite")
-rss=$(peak_rss_kb 3 "$BIN/biolatency-lite" -D)
-"$BIN/biolatency-lite" -D >/dev/null 2>&1 &
-p=$!
-sleep 1
-mem=$(maps_memlock_bytes $p)
-kill -INT $p; wait $p 2>/dev/null
+resources biolatency-lite "$BIN/biolatency-lite"
 
 min() { awk -v a="$1" -v b="$2" 'BEGIN{print (a < b ? a : b)}'; }
 
@@ -42,12 +36,10 @@ for _ in $(seq "$ROUNDS"); do
 	bt=$(min "$bt" "$(under io bpftrace "$BT")")
 done
 
-printf "%-38s %12s\n" "biolatency-lite start-up (median of 7)" "${startup} ms"
-printf "%-38s %12s\n" "peak RSS (-D)" "$((rss)) KiB"
-printf "%-38s %12s\n" "kernel map memory (-D)" "$((mem / 1024)) KiB"
 printf "%-38s %12s %8s\n" "O_DIRECT 4 KiB reads ($N, loop dev)" "ns/IO" "ratio"
 printf "%-38s\n" "  (best of $ROUNDS interleaved rounds)"
 printf "%-38s %12.0f %8s\n" "  no tool" "$b" "1.00"
 printf "%-38s %12.0f %8s\n" "  biolatency-lite" "$lite" "$(ratio "$lite" "$b")"
 printf "%-38s %12.0f %8s\n" "  biolatency-lite -D" "$lited" "$(ratio "$lited" "$b")"
 printf "%-38s %12.0f %8s\n" "  bpftrace (block tracepoints)" "$bt" "$(ratio "$bt" "$b")"
+overhead biolatency-lite 4KiB-read "$b" "$lite" - "$bt"

@@ -28,13 +28,6 @@ tracepoint:sched:sched_switch {
 }
 BT
 
-# cpu_ns_per OPS CMD...: CPU ns (user + system) of CMD per operation.
-cpu_ns_per() {
-	local n=$1
-	shift
-	/usr/bin/time -f '%U %S' -o "$D/time" "$@" >/dev/null 2>&1
-	awk -v n="$n" '{printf "%.0f\n", ($1 + $2) * 1e9 / n}' "$D/time"
-}
 pp() { cpu_ns_per "$N" "$WL/pingpong" -n "$N" -c 1; }
 vf() { cpu_ns_per "$V" "$WL/dwait" -V -n "$V" -d 0; }
 
@@ -45,8 +38,8 @@ if [ -x "$OFF" ]; then
 	names+=("offcputime-lite" "offcputime-lite --state 2")
 	cmds+=("$OFF" "$OFF --state 2")
 fi
-names+=("bpftrace D stacks")
-cmds+=("bpftrace $D/d.bt")
+names+=("bpftrace D stacks" "floor (empty sched programs)")
+cmds+=("bpftrace $D/d.bt" "$FLOOR sched")
 
 for r in $(seq "$ROUNDS"); do
 	for i in "${!cmds[@]}"; do
@@ -57,22 +50,13 @@ for r in $(seq "$ROUNDS"); do
 	done
 done
 
-startup=$(startup_ms 7 "$BIN/dstate-lite")
-rss=$(peak_rss_kb 3 "$BIN/dstate-lite")
-"$BIN/dstate-lite" >/dev/null 2>&1 &
-p=$!
-sleep 1
-mem=$(maps_memlock_bytes $p)
-kill -INT $p; wait $p 2>/dev/null
+resources dstate-lite "$BIN/dstate-lite"
 "$BIN/dstate-lite" -m 1000 >/dev/null 2>&1 &
 p=$!
 sleep 1
 mem_m=$(maps_memlock_bytes $p)
 kill -INT $p; wait $p 2>/dev/null
 
-printf "%-36s %12s\n" "dstate-lite start-up (median of 7)" "${startup} ms"
-printf "%-36s %12s\n" "peak RSS" "$rss KiB"
-printf "%-36s %12s\n" "kernel map memory" "$((mem / 1024)) KiB"
 printf "%-36s %12s\n" "kernel map memory with -m" "$((mem_m / 1024)) KiB"
 b_pp=$(median <"$D/pp.0")
 b_vf=$(median <"$D/vf.0")
@@ -85,3 +69,8 @@ for i in "${!cmds[@]}"; do
 		"$v" "$(ratio "$v" "$b_vf")"
 done
 echo "($N ping-pong round trips, pinned to CPU 1; $V vforks)"
+bt=$((${#cmds[@]} - 2)); fl=$((${#cmds[@]} - 1))
+overhead dstate-lite pingpong-trip-cpu "$b_pp" "$(median <"$D/pp.1")" "$(median <"$D/pp.$fl")" \
+	"$(median <"$D/pp.$bt")"
+overhead dstate-lite vfork-cpu "$b_vf" "$(median <"$D/vf.1")" "$(median <"$D/vf.$fl")" \
+	"$(median <"$D/vf.$bt")"

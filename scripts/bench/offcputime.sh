@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # offcputime-lite:
-#   - start-up to attached (median of 7) and kernel map memory (defaults);
+#   - the table's resources (lib.sh: resources);
 #   - the report of 10,000 distinct stacks (tests/workloads/stacks10k):
 #     peak RSS while reporting (VmHWM reset by clear_refs once attached:
 #     the start-up peak is libbpf parsing the kernel's BTF, the same for
@@ -8,10 +8,12 @@
 #   - the slowdown of a pipe ping-pong pinned to one CPU (two context
 #     switches per round trip, each one a stack walk of both stacks) under
 #     no tool, offcputime-lite (whole system) and the equivalent bpftrace
-#     program. The figure is the workload's CPU time (user + system) per
+#     program, and under the floor (an empty sched_switch program). The
+#     figure is the workload's CPU time (user + system) per
 #     round trip: the BPF programs run in the switching tasks' context, and
 #     CPU time is less disturbed than wall time on a shared machine. Rounds
-#     are interleaved; each figure is the median of ROUNDS runs.
+#     are interleaved; each figure is the median of ROUNDS runs. The
+#     kernel's ns per run of sched_switch (bpf_stats) beside it.
 . scripts/bench/lib.sh
 N=${BENCH_ROUND_TRIPS:-200000}
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -30,22 +32,9 @@ tracepoint:sched:sched_switch {
 }
 BT
 
-cpu_ns_per() {	# OPS CMD...: CPU ns (user + system) of CMD per operation
-	local n=$1
-	shift
-	/usr/bin/time -f '%U %S' -o "$D/time" "$@" >/dev/null 2>&1
-	awk -v n="$n" '{printf "%.0f\n", ($1 + $2) * 1e9 / n}' "$D/time"
-}
 pp() { cpu_ns_per "$N" "$WL/pingpong" -n "$N" -c 1; }
 
-startup=$(startup_ms 7 "$BIN/offcputime-lite")
-rm -f "$D/err"
-"$BIN/offcputime-lite" >/dev/null 2>"$D/err" &
-p=$!
-while ! grep -q "Hit Ctrl-C" "$D/err" 2>/dev/null; do sleep 0.02; done
-mem=$(($(maps_memlock_bytes $p) / 1024))
-idle_rss=$(awk '/VmRSS/{print $2}' /proc/$p/status)
-kill -INT $p; wait $p 2>/dev/null
+resources offcputime-lite "$BIN/offcputime-lite"
 
 # 10,000 distinct stacks: a stack map large enough that few collide
 mkfifo "$D/go"
@@ -73,20 +62,22 @@ wait $p 2>/dev/null
 stacks=$(wc -l <"$D/folded")
 report_ms=$(((t1 - t0) / 1000000))
 
-: >"$D/base"; : >"$D/lite"; : >"$D/bt"
+: >"$D/base"; : >"$D/lite"; : >"$D/bt"; : >"$D/floor"
 for _ in $(seq "$ROUNDS"); do
 	pp >>"$D/base"
-	under pp "$BIN/offcputime-lite" -f >>"$D/lite"
+	under_stats "$D/floor.s" pp $FLOOR switch >>"$D/floor"
+	under_stats "$D/lite.s" pp "$BIN/offcputime-lite" -f >>"$D/lite"
 	under pp bpftrace "$D/offcpu.bt" >>"$D/bt"
 done
-b=$(median <"$D/base"); l=$(median <"$D/lite"); t=$(median <"$D/bt")
+b=$(median <"$D/base"); l=$(median <"$D/lite"); t=$(median <"$D/bt"); f=$(median <"$D/floor")
+overhead offcputime-lite pingpong-trip-cpu "$b" "$l" "$f" "$t"
+perprog offcputime-lite sched_switch "$(awk '$1 ~ /^sched_switch_/ {print $2}' "$D/lite.s")" \
+	"$(awk '$1 ~ /^sched_switch_/ {print $2}' "$D/floor.s")"
 
-printf "%-44s %12s\n" "offcputime-lite start-up (median of 7)" "${startup} ms"
-printf "%-44s %12s\n" "RSS once attached" "${idle_rss} KiB"
-printf "%-44s %12s\n" "kernel map memory (defaults)" "${mem} KiB"
 printf "%-44s %12s\n" "report of $stacks distinct stacks: time" "${report_ms} ms"
 printf "%-44s %12s\n" "  peak RSS while tracing and reporting" "${hwm} KiB"
 printf "%-44s %12s %8s\n" "ping-pong ($N round trips, CPU time)" "ns/trip" "ratio"
 printf "%-44s %12.0f %8s\n" "  no tool" "$b" "1.00"
+printf "%-44s %12.0f %8s\n" "  floor (empty programs)" "$f" "$(ratio "$f" "$b")"
 printf "%-44s %12.0f %8s\n" "  offcputime-lite (whole system)" "$l" "$(ratio "$l" "$b")"
 printf "%-44s %12.0f %8s\n" "  bpftrace (same maps and stacks)" "$t" "$(ratio "$t" "$b")"

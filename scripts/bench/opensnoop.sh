@@ -11,25 +11,6 @@ N=${BENCH_OPENS:-200000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Kernel memory of the BPF maps process $1 holds (memlock of each map fd).
-fd_maps_bytes() {
-	grep -h '^memlock:' $(grep -l '^map_id:' /proc/"$1"/fdinfo/* 2>/dev/null) 2>/dev/null |
-		awk '{s += $2} END {print s + 0}'
-}
-
-map_mib() {
-	: >"$tmp/err"	# before the start: the wait below must not see the last run's line
-	"$@" >/dev/null 2>>"$tmp/err" &
-	local p=$!
-	while ! grep -q "Hit Ctrl-C" "$tmp/err" 2>/dev/null; do
-		kill -0 $p 2>/dev/null || break
-		sleep 0.01
-	done
-	awk -v b="$(fd_maps_bytes $p)" 'BEGIN{printf "%.2f", b / 1048576}'
-	kill -INT $p 2>/dev/null
-	wait $p 2>/dev/null
-}
-
 # run_burst NWORKERS TRACER_READY_PATTERN TRACER...: NWORKERS snoopwl
 # bursts of N opens each, started together once the tracer is ready.
 # Prints "seconds rate lost" (rate: opens/s summed over workers; lost:
@@ -79,14 +60,9 @@ BT='tracepoint:syscalls:sys_enter_open,tracepoint:syscalls:sys_enter_openat,trac
 tracepoint:syscalls:sys_exit_open,tracepoint:syscalls:sys_exit_openat,tracepoint:syscalls:sys_exit_openat2
 /@path[tid]/ { printf("%d %s %d %s\n", pid, comm, args->ret, str(@path[tid])); delete(@path[tid]); }'
 
-echo "start-up (median of 7), peak RSS, kernel maps"
-printf "%-34s %10s %10s %10s\n" tool "start ms" "RSS KiB" "maps MiB"
-for t in opensnoop-lite "opensnoop-lite -F" execsnoop-lite; do
-	# shellcheck disable=SC2086 # "$t" holds the tool and its options
-	printf "%-34s %10s %10s %10s\n" "$t" "$(startup_ms 7 $BIN/$t)" \
-		"$(peak_rss_kb 3 $BIN/$t)" "$(map_mib $BIN/$t)"
-done
-echo
+resources opensnoop-lite "$BIN/opensnoop-lite"
+resources "opensnoop-lite -F" "$BIN/opensnoop-lite" -F
+resources execsnoop-lite "$BIN/execsnoop-lite"
 # The machine is shared and noisy: each row is the median of 3 runs.
 median3() {
 	local i
@@ -103,7 +79,9 @@ row() {
 	shift
 	read -r s r l < <(median3 "$@") || return
 	printf "%-34s %9s %11s %8s %7s\n" "$name" "$s" "$r" "$(ratio "$s" "$base")" "$l"
+	[ "$name" = "opensnoop-lite (text)" ] && lite=$s
 }
+lite=- s=-
 row "opensnoop-lite (text)" "Hit Ctrl-C" "$BIN/opensnoop-lite"
 row "opensnoop-lite -j" "Hit Ctrl-C" "$BIN/opensnoop-lite" -j
 row "opensnoop-lite -j, kernel wake-ups" "Hit Ctrl-C" "$BIN/opensnoop-lite" -j --wakeup-bytes 0
@@ -111,6 +89,8 @@ if command -v bpftrace >/dev/null; then
 	read -r s r _ < <(run_burst 1 "Attaching" bpftrace -e "$BT")	# slow: one run
 	printf "%-34s %9s %11s %8s %7s\n" "bpftrace (same probes, printf)" "$s" "$r" "$(ratio "$s" "$base")" -
 fi
+ns() { [ "$1" = - ] && echo - || awk -v s="$1" -v n="$N" 'BEGIN{printf "%.0f", s * 1e9 / n}'; }
+overhead opensnoop-lite open+close "$(ns "$base")" "$(ns "$lite")" - "$(ns "$s")"
 echo
 echo "highest open rate with nothing lost (default 2 MiB buffer, -j to a file)"
 printf "%-34s %11s %7s\n" "workers x $N opens" "opens/s" lost

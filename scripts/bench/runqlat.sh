@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-# runqlat-lite: start-up, peak RSS, kernel map memory, and the slowdown of
-# a pipe ping-pong (two context switches per round trip, both processes
-# pinned to one CPU) under no tool, runqlat-lite and bpftrace's runqlat.
+# runqlat-lite: the slowdown of a pipe ping-pong (two context switches and
+# two wake-ups per round trip, both processes pinned to one CPU) under no
+# tool, the floor (empty programs on sched_switch, sched_wakeup and
+# sched_wakeup_new), runqlat-lite and bpftrace's runqlat, in CPU time per
+# round trip (lib.sh: cpu_ns_per); and the kernel's ns per run of each
+# program. Rounds interleaved, medians of ROUNDS.
 . scripts/bench/lib.sh
-N=${BENCH_ROUND_TRIPS:-1000000}
-BT=$(mktemp --suffix=.bt)
-cat >"$BT" <<'BT'
+N=${BENCH_ROUND_TRIPS:-500000}
+ROUNDS=${BENCH_ROUNDS:-3}
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+cat >"$D/rq.bt" <<'BT'
 tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new { @qtime[args->pid] = nsecs; }
 tracepoint:sched:sched_switch {
 	if (args->prev_state == 0) { @qtime[args->prev_pid] = nsecs; }
@@ -15,27 +20,30 @@ tracepoint:sched:sched_switch {
 }
 BT
 
-pp() { "$WL/pingpong" -n "$N" -c 1 | jq .ns_per_round_trip; }
+pp() { cpu_ns_per "$N" "$WL/pingpong" -n "$N" -c 1; }
 
-startup=$(startup_ms 7 "$BIN/runqlat-lite")
-rss=$(peak_rss_kb 3 "$BIN/runqlat-lite")
-"$BIN/runqlat-lite" >/dev/null 2>&1 &
-p=$!
-sleep 1
-mem=$(maps_memlock_bytes $p)
-kill -TERM $p; wait $p 2>/dev/null
+resources runqlat-lite "$BIN/runqlat-lite"
+for _ in $(seq "$ROUNDS"); do
+	pp >>"$D/base"
+	under_stats "$D/floor.s" pp $FLOOR sched >>"$D/floor"
+	under_stats "$D/lite.s" pp "$BIN/runqlat-lite" >>"$D/lite"
+	under pp bpftrace "$D/rq.bt" >>"$D/bt"
+done
+b=$(median <"$D/base"); f=$(median <"$D/floor"); l=$(median <"$D/lite"); t=$(median <"$D/bt")
+overhead runqlat-lite pingpong-trip-cpu "$b" "$l" "$f" "$t"
+for p in sched_switch sched_wakeup; do
+	perprog runqlat-lite "$p" "$(awk -v p="$p" '$1 ~ "^" p "_(btf|raw)$" {print $2}' "$D/lite.s")" \
+		"$(awk -v p="$p" '$1 ~ "^" p "_(btf|raw)$" {print $2}' "$D/floor.s")"
+done
+# per event: all runs of the tool's programs over all their time
+ev=$(awk '{t += $2 * $3; n += $3} END {if (n) printf "%.0f", t / n}' "$D/lite.s")
+evf=$(awk '{t += $2 * $3; n += $3} END {if (n) printf "%.0f", t / n}' "$D/floor.s")
+perprog runqlat-lite "all (per event)" "$ev" "$evf"
 
-base=$(pp)
-lite=$(under pp "$BIN/runqlat-lite")
-bt=$(under pp bpftrace "$BT")
-base2=$(pp)
-rm -f "$BT"
-b=$(awk -v a="$base" -v b="$base2" 'BEGIN{print (a+b)/2}')
-
-printf "%-34s %12s\n" "runqlat-lite start-up (median of 7)" "${startup} ms"
-printf "%-34s %12s\n" "peak RSS" "$((rss)) KiB"
-printf "%-34s %12s\n" "kernel map memory" "$((mem / 1024)) KiB"
-printf "%-34s %12s %8s\n" "ping-pong ($N round trips)" "ns/trip" "ratio"
-printf "%-34s %12.0f %8s\n" "  no tool" "$b" "1.00"
-printf "%-34s %12.0f %8s\n" "  runqlat-lite" "$lite" "$(ratio "$lite" "$b")"
-printf "%-34s %12.0f %8s\n" "  bpftrace runqlat.bt" "$bt" "$(ratio "$bt" "$b")"
+printf "%-44s %12s %8s\n" "ping-pong ($N round trips, CPU time)" "ns/trip" "ratio"
+printf "%-44s %12.0f %8s\n" "  no tool" "$b" "1.00"
+printf "%-44s %12.0f %8s\n" "  floor (empty programs)" "$f" "$(ratio "$f" "$b")"
+printf "%-44s %12.0f %8s\n" "  runqlat-lite" "$l" "$(ratio "$l" "$b")"
+printf "%-44s %12.0f %8s\n" "  bpftrace runqlat.bt" "$t" "$(ratio "$t" "$b")"
+echo "  ns per program run, last round: runqlat-lite / floor"
+join "$D/lite.s" "$D/floor.s" 2>/dev/null | awk '{printf "    %-28s %6s %6s\n", $1, $2, $4}'

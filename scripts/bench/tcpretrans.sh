@@ -13,14 +13,11 @@ mem_of() {
 	wait $p 2>/dev/null
 }
 
-startup=$(startup_ms 7 "$BIN/tcpretrans-lite")
-rss=$(peak_rss_kb 3 "$BIN/tcpretrans-lite")
+resources tcpretrans-lite "$BIN/tcpretrans-lite"
 rssc=$(peak_rss_kb 3 "$BIN/tcpretrans-lite" -c)
 mem=$(mem_of "$BIN/tcpretrans-lite")
 memc=$(mem_of "$BIN/tcpretrans-lite" -c)
 
-printf "%-40s %12s\n" "tcpretrans-lite start-up (median of 7)" "${startup} ms"
-printf "%-40s %12s\n" "peak RSS" "$((rss)) KiB"
 printf "%-40s %12s\n" "peak RSS (-c)" "$((rssc)) KiB"
 printf "%-40s %12s\n" "kernel map memory" "$((mem / 1024)) KiB"
 printf "%-40s %12s\n" "kernel map memory (-c)" "$((memc / 1024)) KiB"

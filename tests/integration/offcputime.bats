@@ -50,6 +50,7 @@ check_named_stacks() {
 	wl_run -j -v
 	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	grep -q "per-task state: task storage" "$TOOL_ERR"
 	check_named_stacks
 }
 
@@ -57,6 +58,7 @@ check_named_stacks() {
 	wl_run -j -v --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	grep -q "per-task state: hash by tid" "$TOOL_ERR"
 	check_named_stacks
 }
 
@@ -336,8 +338,10 @@ prog_ids_of() {
 	local go start info
 	make_churn_cgroup
 	# -c: the churn and the workload only, so other work on the machine
-	# neither fills the maps nor adds to the counts
-	start_tool offcputime-lite -j -v -c "$CG"
+	# neither fills the maps nor adds to the counts. raw_tp: switch-out
+	# records in the hash by tid (tp_btf keeps them in task storage, which
+	# the kernel frees with the task)
+	start_tool offcputime-lite -j -v -c "$CG" --force-raw-tp
 	run_churn
 	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
 	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]

@@ -66,6 +66,7 @@ check_hog_against_schedstat() {
 	hog_run 4 -v
 	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
+	grep -q "per-task state: task storage" "$TOOL_ERR"
 	check_hog_against_schedstat
 }
 
@@ -73,6 +74,7 @@ check_hog_against_schedstat() {
 	hog_run 4 -v --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: raw_tp (forced)" "$TOOL_ERR"
+	grep -q "per-task state: hash by tid" "$TOOL_ERR"
 	check_hog_against_schedstat
 }
 
@@ -294,7 +296,9 @@ peak_kb() {
 @test "runqlat: 50,000 thread and 5,000 process exits leave no wake-up time behind; the hogs' waits stay exact" {
 	local go start kernel_us tool_us
 	make_churn_cgroup
-	start_tool runqlat-lite -j -P -c "$CG"
+	# raw_tp: wake-up times in the hash by tid (tp_btf keeps them in task
+	# storage, which the kernel frees with the task)
+	start_tool runqlat-lite -j -P -c "$CG" --force-raw-tp
 	run_churn
 	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
 	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]

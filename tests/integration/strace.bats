@@ -47,6 +47,7 @@ check_exact_counts() {
 	summary_run --debug "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "loader: light" <<<"$output"
 	grep -q "attach sys_enter: tp_btf" <<<"$output"
+	grep -q "per-task state: task storage" <<<"$output"
 	check_exact_counts
 }
 
@@ -54,6 +55,7 @@ check_exact_counts() {
 	summary_run --debug --force-raw-tp "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "loader: light" <<<"$output"
 	grep -q "attach sys_enter: raw_tp (forced)" <<<"$output"
+	grep -q "per-task state: hash by tid" <<<"$output"
 	check_exact_counts
 }
 
@@ -224,6 +226,23 @@ check_short_trace() {
 	[ "$(count getppid)" = 50000 ]
 	# and each one's read of its go FIFO
 	[ "$(count read)" = 202 ]
+}
+
+@test "strace: -p on a process already busy making calls traces it from the attach on" {
+	local p n
+	# it calls before and while -p lists it: its thread must see the
+	# traced set again once it is in it
+	"$SL" -n 100000000 -r 0 -w 0 -F 0 >/dev/null &
+	p=$!
+	WLP=$p
+	start_tool strace-lite -c -p "$p"
+	sleep 1
+	stop_tool INT
+	kill "$p"; wait "$p" || true
+	[ "$TOOL_RC" = 0 ]
+	n=$(awk '$NF == "getppid" {print $4}' "$TOOL_ERR")
+	echo "getppid calls seen in a second: ${n:-none}"
+	[ "${n:-0}" -gt 1000 ]
 }
 
 # IDs of loaded programs with strace-lite's names (others' come and go on a shared machine).
