@@ -12,11 +12,11 @@
 #include "offcputime.h"
 #include "filter.bpf.h"
 #include "loss.bpf.h"
+#include "procsnap.bpf.h"
 
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
 #define PF_KTHREAD	0x00200000
 #define EFAULT		14
-#define EEXIST		17
 
 const volatile bool cfg_user_threads_only = false;
 const volatile bool cfg_kernel_threads_only = false;
@@ -66,23 +66,6 @@ struct {
 	__uint(value_size, OFFCPU_MAX_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
-/*
- * Processes user space has snapshotted. A plain hash, not an LRU one
- * (whose per-CPU lists cost ~13 ms to create): entries leave at exec and
- * at exit, so it holds live processes only.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, OFFCPU_SEEN_ENTRIES);
-	__type(key, __u32);	/* tgid */
-	__type(value, __u8);
-} seen SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 * 1024);
-} events SEC(".maps");
-
 static struct offcpu_val zero;
 
 /*
@@ -108,31 +91,6 @@ static __always_inline bool state_ok(bool preempt, struct task_struct *t)
 	if (!cfg_state_mask)
 		return state == TASK_RUNNING;
 	return state & cfg_state_mask;
-}
-
-/* Tell user space about a process it has not snapshotted yet. */
-static __always_inline void note_tgid(__u32 tgid)
-{
-	struct offcpu_event *e;
-	__u8 one = 1;
-	long err;
-
-	if (bpf_map_lookup_elem(&seen, &tgid))
-		return;
-	err = bpf_map_update_elem(&seen, &tgid, &one, BPF_NOEXIST);
-	if (err) {
-		if (err != -EEXIST)	/* else another CPU got there first */
-			loss_inc(map_full);
-		return;
-	}
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		loss_inc(events);
-		bpf_map_delete_elem(&seen, &tgid);	/* try again next time */
-		return;
-	}
-	e->tgid = tgid;
-	bpf_ringbuf_submit(e, 0);
 }
 
 static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
@@ -181,7 +139,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 		v->key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		/* an exiting task has no mappings left to snapshot */
 		if (!(flags & PF_EXITING))
-			note_tgid(v->key.tgid);
+			procsnap_note(v->key.tgid);
 	}
 	if (cfg_kernel_stacks && v->key.kern_stack_id < 0)
 		loss_inc(stacks);
@@ -248,32 +206,14 @@ TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, stru
 }
 
 /* After an exec the mappings are new: snapshot again at the next switch. */
-static __always_inline int handle_exec(struct task_struct *p)
-{
-	__u32 tgid = BPF_CORE_READ(p, tgid);
-
-	bpf_map_delete_elem(&seen, &tgid);
-	return 0;
-}
-
 TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
-	return handle_exec(p);
-}
-
-/* The last thread of a process is gone: a new process may reuse its tgid. */
-static __always_inline int handle_exit(struct task_struct *p)
-{
-	__u32 tgid = BPF_CORE_READ(p, tgid);
-
-	if (BPF_CORE_READ(p, signal, live.counter) == 0)
-		bpf_map_delete_elem(&seen, &tgid);
-	return 0;
+	return procsnap_exec(p);
 }
 
 TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
-	return handle_exit(p);
+	return procsnap_exit(p);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -6,8 +6,6 @@
 #define OFFCPU_COMM_LEN		16
 /* Threads off CPU at one time (preallocated: ~100 bytes each). */
 #define OFFCPU_START_ENTRIES	16384
-/* Processes whose mappings user space has snapshotted. */
-#define OFFCPU_SEEN_ENTRIES	16384
 /*
  * Both are flags. The stack map is most of the memory and of the start-up
  * time (it is preallocated: 16384 stacks of 127 frames are 17 MB and take
@@ -28,15 +26,6 @@ struct offcpu_key {
 struct offcpu_val {
 	__u64 total_ns;
 	__u64 count;			/* times off CPU */
-};
-
-/*
- * A process with a user stack seen for the first time (or again after
- * an exec or its exit): user space snapshots its mappings now, while it
- * is alive, so its frames get names even if it is gone at report time.
- */
-struct offcpu_event {
-	__u32 tgid;
 };
 
 #endif

@@ -454,7 +454,7 @@ int main(int argc, char **argv)
 	}
 	offcpu__init(&r.c, bpf_map__fd(r.skel->maps.info), &r.skel->bss->info_added,
 		     bpf_map__max_entries(r.skel->maps.info), r.usyms);
-	rb = tool__ringbuf(r.skel->maps.events, procsnap__event, r.usyms);
+	rb = tool__ringbuf(r.skel->maps.procsnap_events, procsnap__event, r.usyms);
 	if (!rb) {
 		err = -errno;
 		goto out;

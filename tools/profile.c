@@ -500,7 +500,7 @@ int main(int argc, char **argv)
 			goto out;
 		offcpu__init(&r.c, bpf_map__fd(r.off->maps.info), &r.off->bss->info_added,
 			     bpf_map__max_entries(r.off->maps.info), r.usyms);
-		err = ring_buffer__add(rb, bpf_map__fd(r.off->maps.events), procsnap__event,
+		err = ring_buffer__add(rb, bpf_map__fd(r.off->maps.procsnap_events), procsnap__event,
 				       r.usyms);
 		if (err) {
 			msg__fail(err, "create ring buffer");
