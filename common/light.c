@@ -250,7 +250,7 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 	struct bpf_prog_desc *progs = NULL;
 	struct bpf_program *p;
 	struct bpf_map *m;
-	int nr_maps = 0, nr_progs = 0, nr_slots, *links = NULL, *fds = NULL, *pfds = NULL;
+	int nr_maps = 0, nr_progs = 0, nr_slots = 0, *links = NULL, *fds = NULL, *pfds = NULL;
 	int nl = 0, i, j, err;
 	size_t sz;
 
