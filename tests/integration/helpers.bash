@@ -234,11 +234,23 @@ cleanup_cgroup() {
 	cleanup_test
 }
 
-# Start a workload that waits on a go FIFO in CG: in_cgroup_bg GO CMD...
+# Start a workload that waits on a go FIFO in CG: in_cgroup_bg CMD...
 # Sets BG (its pid). The workload blocks in wl_wait_go() until go GO.
+# It joins CG once its own exec is done (its /proc cmdline is CMD...), so
+# a tool filtering on CG never sees that exec, only the workload's work.
 in_cgroup_bg() {
+	local want i
+	want=$(printf '%s\n' "$@")
 	"$@" &
 	BG=$!
+	# (cmp -s takes /proc's size of 0 for a difference: compare the text)
+	for i in $(seq 200); do
+		[ "$(tr '\0' '\n' <"/proc/$BG/cmdline" 2>/dev/null)" = "$want" ] && break
+		kill -0 "$BG" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ "$(tr '\0' '\n' <"/proc/$BG/cmdline" 2>/dev/null)" = "$want" ] ||
+		{ echo "in_cgroup_bg: $1 did not start" >&2; kill "$BG" 2>/dev/null; return 1; }
 	echo "$BG" >"$CG/cgroup.procs"
 }
 
