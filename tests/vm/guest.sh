@@ -6,6 +6,7 @@
 # kernel's modules) and runs the integration suite of the shared tree.
 # Every result goes to the second serial port, which the host reads:
 #   # == integration FILE.bats   then the file's TAP, then   # rc N
+#   # took FILE.bats N s          the file's wall time in the guest
 #   # vm done                     at the end
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 TERM=dumb
@@ -15,6 +16,7 @@ arg() { sed -n "s/.*bpflite\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 src=$(arg src)
 kmods=$(arg kmods)
 filter=$(cat "$(arg filterfile)")
+files=$(cat "$(arg filesfile)" 2>/dev/null)
 timeout_s=$(arg file_timeout)
 # the .BTF of this kernel's image, for the --btf tests (tests/vm/extract-btf.sh)
 export BPFLITE_TEST_BTF=$(arg btf)
@@ -50,6 +52,8 @@ hostname bpflite-vm
 echo "# vm kernel $(uname -r)"
 cd "$src" || { echo "# cannot enter $src"; echo o >/proc/sysrq-trigger; }
 for t in tests/integration/*.bats; do
+	[ -z "$files" ] || [[ " $files " == *" $(basename "$t") "* ]] || continue
+	start=$SECONDS
 	echo "# == integration $(basename "$t")"
 	if [ -n "$filter" ]; then
 		timeout -k 10 "${timeout_s:-900}" bats --tap -f "$filter" "$t"
@@ -57,6 +61,7 @@ for t in tests/integration/*.bats; do
 		timeout -k 10 "${timeout_s:-900}" bats --tap "$t"
 	fi
 	echo "# rc $?"
+	echo "# took $(basename "$t") $((SECONDS - start)) s"
 done
 echo "# vm done"
 sync
