@@ -382,7 +382,7 @@ check_mutex() {
 	bpftrace -e "tracepoint:sched:sched_switch /args->prev_pid == $WP/ { @[args->prev_state] = count(); }" >"$bt" 2>&1 &
 	local btp=$!
 	# attached as the kernel sees it, however long its first start takes
-	wait_attached "$btp" 1
+	wait_attached "$btp" 1 "$bt"
 	start_tool dstate-lite -j -m 0 -p "$WP"
 	go "$go"
 	wait "$WP"

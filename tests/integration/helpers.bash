@@ -292,18 +292,21 @@ assert_no_loss() {
 	fi
 }
 
-# wait_attached PID N: wait until process PID (a reference tracer such as
-# bpftrace) has N tracepoint programs attached, as the kernel lists them
-# (bpftool perf), not as its banner says; at most 30 s.
+# wait_attached PID N [OUTPUT]: wait until process PID (a reference tracer
+# such as bpftrace) has N tracepoint programs attached, as the kernel lists
+# them (bpftool perf), not as its banner says. Its first start on a cold
+# machine parses the kernel's BTF and can take long on a busy 2-core
+# machine: at most 120 s, and on failure its own OUTPUT says why.
 wait_attached() {
 	local n
-	for _ in $(seq 300); do
+	for _ in $(seq 1200); do
 		n=$(bpftool perf show -j 2>/dev/null | jq --argjson p "$1" '[.[] | select(.pid == $p)] | length')
 		[ "${n:-0}" -ge "$2" ] && return 0
-		kill -0 "$1" 2>/dev/null || break
+		kill -0 "$1" 2>/dev/null || { echo "process $1 exited before it attached" >&2; break; }
 		sleep 0.1
 	done
 	echo "process $1 did not attach $2 programs (has ${n:-0})" >&2
+	[ -z "${3:-}" ] || { echo "its output:" >&2; cat "$3" >&2; }
 	return 1
 }
 
