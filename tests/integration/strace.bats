@@ -16,6 +16,7 @@ setup() {
 teardown() {
 	[ -n "$WLP" ] && kill "$WLP" 2>/dev/null
 	[ -n "${TOOL_PID:-}" ] && kill "$TOOL_PID" 2>/dev/null
+	[ -n "${NOBODY_DIR:-}" ] && rm -rf "$NOBODY_DIR"
 	true
 }
 
@@ -281,7 +282,14 @@ strace_progs() {
 
 @test "strace: -u USER runs the command as USER; without a command traces USER's processes" {
 	local out=$BATS_TEST_TMPDIR/u.txt go wp
+	# nobody runs the workload from a folder it can reach: the checkout
+	# may sit under one it cannot (a mktemp -d of mode 0700)
+	NOBODY_DIR=$(mktemp -d /tmp/bpflite-nobody.XXXXXX)
+	chmod 755 "$NOBODY_DIR"
+	cp "$SL" "$NOBODY_DIR/sysload"
+	SL=$NOBODY_DIR/sysload
 	run "$BIN/strace-lite" -u nobody -e trace=getppid -o "$out" "$SL" -n 3 -r 0 -w 0 -F 0
+	echo "$output"
 	[ "$status" = 0 ]
 	[ "$(grep -c '^getppid() ' "$out")" = 3 ]
 	run "$BIN/strace-lite" -u 65534 -e trace=none sh -c 'id -u'
