@@ -21,8 +21,19 @@ timeout_s=$(arg file_timeout)
 # the .BTF of this kernel's image, for the --btf tests (tests/vm/extract-btf.sh)
 export BPFLITE_TEST_BTF=$(arg btf)
 
+# A tree under /tmp or /run (a fresh clone's usual place) would be hidden
+# by the tmpfs mounted there: it stays reachable at its own path through a
+# bind mount of it made first.
+mkdir -p /mnt/bpflite-src
+mount --bind "$src" /mnt/bpflite-src
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
+case $src in
+/tmp/* | /run/*)
+	mkdir -p "$src"
+	mount --bind /mnt/bpflite-src "$src"
+	;;
+esac
 mkdir -p /dev/shm /dev/pts
 ln -sf /proc/self/fd /dev/fd
 ln -sf /proc/self/fd/0 /dev/stdin
