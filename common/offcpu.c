@@ -36,7 +36,7 @@ static __u64 fold_step(const struct offcpu_collect *r)
 static void fold_exited(struct offcpu_collect *r)
 {
 	int fd = r->info_fd;
-	struct offcpu_key *keys = NULL, *prev = NULL, k0;
+	struct offcpu_key *keys = NULL, k0;
 	struct offcpu_val v, v0;
 	size_t n = 0, cap = 0, i, folded = 0;
 	__u64 live;
@@ -50,9 +50,10 @@ static void fold_exited(struct offcpu_collect *r)
 				break;
 			keys = q;
 		}
-		if (bpf_map_get_next_key(fd, prev, &keys[n]))
+		/* the previous key by index: the realloc() above moves them */
+		if (bpf_map_get_next_key(fd, n ? &keys[n - 1] : NULL, &keys[n]))
 			break;
-		prev = &keys[n++];
+		n++;
 	}
 	for (i = 0; i < n; i++) {
 		if (!keys[i].tid || !thread_gone(keys[i].tgid, keys[i].tid))
