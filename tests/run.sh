@@ -69,9 +69,14 @@ failed_tests() {
 		sed -E 's/^not ok [0-9]+ //; s/ in [0-9]+ms$//'
 }
 
+# regex_escape TEXT: TEXT as an extended regex that matches it literally.
+regex_escape() {
+	printf '%s' "$1" | sed 's/[][\\.^$*+?(){}|/]/\\&/g'
+}
+
 # name_regex NAME: a bats -f regex that matches NAME and nothing longer.
 name_regex() {
-	printf '^%s$' "$(printf '%s' "$1" | sed 's/[][\\.^$*+?(){}|/]/\\&/g')"
+	printf '^%s$' "$(regex_escape "$1")"
 }
 
 # retry_failed FILE TAP_FILE: each failed test of FILE once more, alone,
@@ -185,7 +190,7 @@ if [ "$what" = all ] || [ "$what" = kernels ]; then
 				else
 					while IFS= read -r name; do
 						[ -n "$name" ] || continue
-						grep -Eq "^ok [0-9]+ $(printf '%s' "$name" | sed 's/[][\\.^$*+?(){}|/]/\\&/g')( in [0-9]+ms)?$" "$tmp/tap" &&
+						grep -Eq "^ok [0-9]+ $(regex_escape "$name")( in [0-9]+ms)?$" "$tmp/tap" &&
 							flaky+=("# FLAKY kernel $k: $f: $name")
 					done < <(failed_tests "$tmp/tap1")
 				fi

@@ -246,11 +246,13 @@ in_cgroup_bg() {
 	# (cmp -s takes /proc's size of 0 for a difference: compare the text)
 	for i in $(seq 200); do
 		[ "$(tr '\0' '\n' <"/proc/$BG/cmdline" 2>/dev/null)" = "$want" ] && break
-		kill -0 "$BG" 2>/dev/null || break
+		if [ "$i" = 200 ] || ! kill -0 "$BG" 2>/dev/null; then
+			echo "in_cgroup_bg: $1 did not start" >&2
+			kill "$BG" 2>/dev/null
+			return 1
+		fi
 		sleep 0.05
 	done
-	[ "$(tr '\0' '\n' <"/proc/$BG/cmdline" 2>/dev/null)" = "$want" ] ||
-		{ echo "in_cgroup_bg: $1 did not start" >&2; kill "$BG" 2>/dev/null; return 1; }
 	echo "$BG" >"$CG/cgroup.procs"
 }
 

@@ -300,8 +300,6 @@ promq_until() {
 	# garbage: 400 and closed
 	s = conn(); s.sendall(b"\x00\x01\x02garbage\r\n\r\n"); r = answer(s)
 	assert r.startswith(b"HTTP/1.1 400"), r
-	# a request line with no newline, ever: the tool must not wait on it
-	stuck = conn(); stuck.sendall(b"GET /metrics HTTP/1.1")
 	# 1 MB of headers: 400, closed
 	s = conn()
 	try:
@@ -315,14 +313,18 @@ promq_until() {
 	s = conn(); s.sendall(b"HEAD /metrics HTTP/1.0\r\n\r\n"); r = answer(s)
 	assert r.startswith(b"HTTP/1.1 200") and r.endswith(b"\r\n\r\n"), r
 	s = conn(); s.sendall(b"GET /nope HTTP/1.1\r\n\r\n"); assert answer(s).startswith(b"HTTP/1.1 404")
-	# 100 idle connections that never send a byte
-	idle = [conn() for _ in range(100)]
-	# and a good scrape after all that, promptly
+	# a request line with no newline, ever, and 100 idle connections
+	# that never send a byte: the tool must not wait on them
 	t = time.time()
+	stuck = conn(); stuck.sendall(b"GET /metrics HTTP/1.1")
+	idle = [conn() for _ in range(100)]
 	s = conn(); s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"); r = answer(s)
 	took = time.time() - t
 	assert r.startswith(b"HTTP/1.1 200") and b"bpflite_runq_latency_seconds_count" in r, r[:200]
-	assert took < 1.0, took
+	# and a good scrape after all that, before any of the pending
+	# clients' deadline (SERVE_DEADLINE_MS, 5 s): a server that waited
+	# on one of them would answer only after it
+	assert took < 5.0, "answered %.3f s after the pending clients came" % took
 	# GET / lists the endpoints
 	s = conn(); s.sendall(b"GET / HTTP/1.1\r\n\r\n"); r = answer(s)
 	assert b"/metrics" in r and b"/debug/ping" in r, r
