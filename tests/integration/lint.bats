@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The test suite checks itself: no assertion in it that can never fail.
 
+# bats file_tags=check
+
 load helpers
 
 @test "lint: no negated command that cannot fail a test (bats files and helpers)" {
