@@ -40,7 +40,9 @@ if [ ! -f "$kdir/.ready" ]; then
 	(cd "$dl" && apt-get download "$pkg" >/dev/null 2>&1) ||
 		apt-get update -qq >/dev/null 2>&1
 	if ! (cd "$dl" && { [ -n "$(ls)" ] || apt-get download "$pkg" >/dev/null 2>&1; }); then
-		newest=$(apt-cache search --names-only "^${glob//\*/.*}\$" 2>/dev/null |
+		# the glob as a regex: its dots and pluses are literal
+		re=$(sed 's/[.+]/\\&/g; s/\*/.*/g' <<<"$glob")
+		newest=$(apt-cache search --names-only "^$re\$" 2>/dev/null |
 			awk '{print $1}' | sort -V | tail -1)
 		if [ -z "$newest" ] || ! (cd "$dl" && apt-get download "$newest" >/dev/null 2>&1); then
 			say "cannot download $pkg (run apt-get update?)"
@@ -83,9 +85,17 @@ order=$(awk -v want="virtio_pci virtiofs overlay" '
 		order = order " " p
 	}
 	END { k = split(want, w, " "); for (i = 1; i <= k; i++) if (w[i] in path) visit(path[w[i]]); print order }' "$deps")
+# busybox's insmod takes a plain .ko: the 6.12 packages compress theirs.
 for m in $order; do
-	cp "$kdir/lib/modules/$kver/$m" "$work/root/mods/"
-	basename "$m" .ko >>"$work/root/modlist"
+	n=$(basename "$m")
+	n=${n%%.ko*}
+	case $m in
+	*.ko.xz) xz -dc "$kdir/lib/modules/$kver/$m" ;;
+	*.ko.zst) zstd -qdc "$kdir/lib/modules/$kver/$m" ;;
+	*.ko.gz) gzip -dc "$kdir/lib/modules/$kver/$m" ;;
+	*) cat "$kdir/lib/modules/$kver/$m" ;;
+	esac >"$work/root/mods/$n.ko" || { say "cannot unpack $m"; exit 1; }
+	echo "$n" >>"$work/root/modlist"
 done
 (cd "$work/root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$work/initrd.gz"
 
