@@ -120,7 +120,7 @@ check-static: all
 #   make smoke  root, a few minutes: check, and the tests tagged smoke
 #   make test   root: everything but soak, the kernel matrix included
 #   make soak   root, outside CI: long churn, ring memory, then the benchmarks
-.PHONY: check smoke soak
+.PHONY: check smoke soak print-tools print-bpf-tools
 check: deps
 	@$(MAKE) --no-print-directory CI=true all
 	@$(MAKE) --no-print-directory CI=true -f tests/Makefile.tests all
@@ -185,3 +185,6 @@ clean:
 
 print-tools:
 	@echo $(addsuffix -lite,$(TOOLS) $(USER_TOOLS))
+# the tools with a BPF side (the kernel matrix's tests are theirs)
+print-bpf-tools:
+	@echo $(addsuffix -lite,$(TOOLS))
