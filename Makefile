@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # bpflite: one build from vmlinux.h to static binaries in build/bin/.
 #   make [all]      build every tool (installs missing Debian packages first)
+#   make check      no root, about a minute: -Werror build, unit tests, lint, docs
+#   make smoke      root, a few minutes: check, and one exact-count test per tool
 #   make test       unit + integration tests, on this kernel and on every kernel
 #                   of tests/vm/kernels under qemu: "N passed, N failed, N skipped"
+#   make soak       the long churn and ring-memory tests, then the benchmarks
 #   make test-kernels  only the kernel matrix (BPFLITE_KERNELS="NAME ..." picks)
 #   make bench      benchmarks (not timed tests)
 #   make fuzz       run the fuzz targets for a fixed time
@@ -111,6 +114,30 @@ check-static: all
 	@for b in $(BINS); do file $$b | grep -q 'statically linked' || { echo "$$b is not static"; exit 1; }; done
 
 # ---- tests --------------------------------------------------------------
+# The tiers (tests/run.sh TIER; tests/tags.sh says which test is in which):
+#   make check  no root, about a minute: the build with -Werror, unit tests,
+#               lint, docs agreement (the files tagged check)
+#   make smoke  root, a few minutes: check, and the tests tagged smoke
+#   make test   root: everything but soak, the kernel matrix included
+#   make soak   root, outside CI: long churn, ring memory, then the benchmarks
+.PHONY: check smoke soak print-tools print-bpf-tools
+check: deps
+	@$(MAKE) --no-print-directory CI=true all
+	@$(MAKE) --no-print-directory CI=true -f tests/Makefile.tests all
+	@tests/run.sh check
+
+smoke: deps
+	@scripts/deps.sh test
+	@$(MAKE) --no-print-directory CI=true all
+	@$(MAKE) --no-print-directory CI=true -f tests/Makefile.tests all
+	@tests/run.sh smoke
+
+soak: deps
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -f tests/Makefile.tests all
+	@tests/run.sh soak
+
 test: deps
 	@scripts/deps.sh test
 	@$(MAKE) --no-print-directory all
@@ -158,3 +185,6 @@ clean:
 
 print-tools:
 	@echo $(addsuffix -lite,$(TOOLS) $(USER_TOOLS))
+# the tools with a BPF side (the kernel matrix's tests are theirs)
+print-bpf-tools:
+	@echo $(addsuffix -lite,$(TOOLS))

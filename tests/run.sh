@@ -1,10 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the unit tests (cmocka, TAP), the integration tests (bats, TAP) on the
-# running kernel, and the integration suite again on every kernel of
-# tests/vm/kernels under qemu; print every result and end with
-# "N passed, N failed, N skipped".
-#   tests/run.sh [unit|integration|kernels|all] [bats filter regex]
+# running kernel, and the guest's part of the suite (the tests tagged vm)
+# on every kernel of tests/vm/kernels under qemu; print every result and
+# end with "N passed, N failed, N skipped".
+#   tests/run.sh [TIER] [bats filter regex]
+# TIER (the make targets of the same names; tests/tags.sh says which tests
+# belong to which):
+#   check        unit tests and the files tagged check (no root)
+#   smoke        check, and the tests tagged smoke (root)
+#   all          unit, every integration test but soak's, the kernel matrix
+#   unit, integration, kernels   one part of all
+#   soak         the tests tagged soak, then the benchmarks
+# Integration files run BPFLITE_TEST_JOBS (2) at a time, except those
+# marked "# bpflite: serial", which run alone, first; each file's wall time
+# is printed after its results, and the slowest files at the end.
 # BPFLITE_KERNELS="NAME ..." picks kernels of the matrix ("none": no VM).
 # Exit status: 0 when nothing failed.
 #
@@ -13,16 +23,26 @@
 # non-zero without a failing test counts as failed. So does an expected
 # program that is missing.
 #
-# A failed bats test gets one more try, alone, in a fresh bats process (on
-# a kernel of the matrix: its files in a fresh boot of the guest, as do the
-# files a guest did not run). A test that passes then counts as passed and
-# is listed as "# FLAKY FILE: TEST" above the closing line, with "N flaky":
-# a defect of the suite to fix, never a state to live with. A test that
-# fails twice counts as failed. Each file's wall time is printed as it ends.
+# A failed bats test gets one more try, alone, in a fresh bats process,
+# once every file has ended (on a kernel of the matrix: its files in a
+# fresh boot of the guest, as do the files a guest did not run). A test
+# that passes then counts as passed and is listed as "# FLAKY FILE: TEST"
+# above the closing line, with "N flaky": a defect of the suite to fix,
+# never a state to live with. A test that fails twice counts as failed.
 cd "$(dirname "$0")/.." || exit 1
 what=${1:-all}
 filter=${2:-}
 file_timeout=${BPFLITE_TEST_FILE_TIMEOUT:-900}
+jobs=${BPFLITE_TEST_JOBS:-2}
+. tests/tags.sh
+case $what in
+unit | check | smoke | integration | kernels | all | soak) ;;
+*) echo "usage: tests/run.sh [unit|check|smoke|integration|kernels|all|soak] [bats filter regex]" >&2; exit 2 ;;
+esac
+if [ "$what" != unit ] && [ "$what" != check ] && [ "$(id -u)" != 0 ]; then
+	echo "tests/run.sh $what: the tracing tests need root (make check does not)" >&2
+	exit 2
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0 skipped=0
@@ -97,7 +117,8 @@ retry_failed() {
 	done < <(failed_tests "$tap")
 }
 
-if [ "$what" = all ] || [ "$what" = unit ]; then
+case $what in all | unit | check | smoke) run_unit=1 ;; esac
+if [ -n "${run_unit:-}" ]; then
 	# every tests/unit/test_*.c must have been built and must run
 	for src in $(cd tests/unit && ls test_*.c); do
 		t=build/tests/unit/${src%.c}
@@ -110,14 +131,74 @@ if [ "$what" = all ] || [ "$what" = unit ]; then
 	done
 fi
 
-if [ "$what" = all ] || [ "$what" = integration ]; then
+# The integration files of a tier: TIER for tier_args (tests/tags.sh).
+case $what in
+check | smoke | soak) tier=$what ;;
+all | integration) tier=all ;;
+*) tier= ;;
+esac
+
+# start_file FILE ARGS...: run one bats file in the background; its TAP,
+# exit status and wall time land in $tmp/<file>.{tap,rc,time}.
+declare -A running=()
+start_file() {
+	local f=$1 b
+	shift
+	b=$(basename "$f")
+	(
+		start=$(date +%s%N)
+		rc=0
+		timeout -k 10 "$file_timeout" bats --tap --timing ${filter:+-f "$filter"} "$@" "$f" >"$tmp/$b.tap" 2>&1 || rc=$?
+		echo "$rc" >"$tmp/$b.rc"
+		echo $((($(date +%s%N) - start) / 1000000)) >"$tmp/$b.time"
+	) &
+	running[$!]=$f
+}
+
+# finish_one: wait for one running file, show and tally its results.
+times=
+retry=()
+finish_one() {
+	local pid f b ms
+	wait -n -p pid
+	f=${running[$pid]}
+	unset "running[$pid]"
+	b=$(basename "$f")
+	ms=$(cat "$tmp/$b.time" 2>/dev/null || echo 0)
+	echo "# == integration $b"
+	sed 's/^/  /' "$tmp/$b.tap"
+	tally "integration $b" "$tmp/$b.tap" "$(cat "$tmp/$b.rc" 2>/dev/null || echo 1)"
+	awk -v b="$b" -v ms="$ms" 'BEGIN { printf "# integration %s took %.1f s\n", b, ms / 1000 }'
+	times="$times$ms $b"$'\n'
+	[ -z "$(failed_tests "$tmp/$b.tap")" ] || retry+=("$f")
+}
+
+if [ -n "$tier" ]; then
+	serial=() parallel=()
 	for t in tests/integration/*.bats; do
-		start=$SECONDS
-		run_tap "integration $(basename "$t")" timeout -k 10 "$file_timeout" bats --tap --timing ${filter:+-f "$filter"} "$t"
-		cp "$tmp/out" "$tmp/first"
-		retry_failed "$t" "$tmp/first"
-		echo "# integration $(basename "$t") took $((SECONDS - start)) s"
+		tier_args "$tier" "$t" >/dev/null || continue
+		if is_serial "$t"; then serial+=("$t"); else parallel+=("$t"); fi
 	done
+	# the serial files alone, one after another; then the others, $jobs at a time
+	for t in "${serial[@]}"; do
+		start_file "$t" $(tier_args "$tier" "$t")
+		finish_one
+	done
+	for t in "${parallel[@]}"; do
+		[ "${#running[@]}" -ge "$jobs" ] && finish_one
+		start_file "$t" $(tier_args "$tier" "$t")
+	done
+	while [ "${#running[@]}" -gt 0 ]; do finish_one; done
+	[ -n "$times" ] && echo "# slowest files: $(sort -rn <<<"$times" | head -5 |
+		awk 'NF { printf "%s%s %.1f s", sep, $2, $1 / 1000; sep = ", " }')"
+	# the failed tests once more, each alone, with nothing else running
+	for t in "${retry[@]}"; do retry_failed "$t" "$tmp/$(basename "$t").tap"; done
+fi
+
+if [ "$what" = soak ]; then
+	# the benchmarks measure and never fail; they run last, alone
+	echo "# == bench (scripts/bench.sh)"
+	scripts/bench.sh 2>&1 | sed 's/^/  /'
 fi
 
 # kernel_tap STREAM FILE OUT: FILE's TAP from a guest's stream into OUT;
@@ -132,7 +213,7 @@ kernel_tap() {
 }
 
 # The kernel matrix: one boot per kernel, the guest's part of the suite
-# (tests/vm/suite) in it; its stream is split back into one TAP program
+# (the tests tagged vm) in it; its stream is split back into one TAP program
 # per bats file and tallied like the host's. The files with a failed test
 # and those the guest did not run (a hung or panicked guest) go through one
 # fresh boot more, and count as they end there.
@@ -149,6 +230,7 @@ if [ "$what" = all ] || [ "$what" = kernels ]; then
 		echo "# kernel $k: the guest ran $((SECONDS - start)) s (exit $vmrc)"
 		again=()
 		for t in tests/integration/*.bats; do
+			tier_args vm "$t" >/dev/null || continue
 			f=$(basename "$t")
 			if ! rc=$(kernel_tap "$stream" "$f" "$tmp/tap-$f"); then
 				again+=("$f")
@@ -165,6 +247,7 @@ if [ "$what" = all ] || [ "$what" = kernels ]; then
 			echo "# kernel $k: the second guest ran $((SECONDS - s2)) s (exit $?)"
 		fi
 		for t in tests/integration/*.bats; do
+			tier_args vm "$t" >/dev/null || continue
 			f=$(basename "$t")
 			use=$stream
 			if [[ " ${again[*]} " == *" $f "* ]]; then

@@ -56,6 +56,7 @@ all_count() {
 	jq -s '[.[] | select(.type=="interval") | .histograms[].count] | add // 0' "$TOOL_OUT"
 }
 
+# bats test_tags=smoke, vm
 @test "biolatency: -D counts exactly the requests of the loop disk (tp_btf)" {
 	io_run -D -v
 	grep -q "loader: light" "$TOOL_ERR"
@@ -69,6 +70,7 @@ all_count() {
 	refute grep -q "warning" "$TOOL_ERR"
 }
 
+# bats test_tags=vm
 @test "biolatency: -D exact counts, forced raw_tp path" {
 	io_run -D -v --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
@@ -308,6 +310,7 @@ hex_le() { printf '%016x' "$1" | sed 's/../& /g' | awk '{for (i = NF; i > 0; i--
 	grep -q "2 requests never completed within 5 s (aged out)" "$TOOL_ERR"
 }
 
+# bats test_tags=soak
 @test "biolatency: 50,000 thread and 5,000 process exits, then known I/O: exact counts, no request left in flight" {
 	local go wp start
 	for q in "" -Q; do

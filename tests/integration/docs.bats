@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every tool's --help, man page and README row agree.
 
+# bats file_tags=check
+
 load helpers
 
 tools() {

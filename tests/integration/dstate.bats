@@ -5,6 +5,9 @@
 # on a pipe mutex held across a userfaultfd fault, and an interruptible
 # sleeper that must never show.
 
+# bpflite: serial: CPU hogs pinned to each CPU (the interrupt-waker test), the
+# cgroup v1 freezer, TASK_IDLE kthreads counted machine-wide
+
 load helpers
 
 N=5		# episodes per run: odd, so a doubled or halved count shows
@@ -103,6 +106,7 @@ check_vfork() {
 		select(.reason=="kernel_clone") | .count] | add == $n' "$TOOL_OUT"
 }
 
+# bats test_tags=smoke, vm
 @test "dstate: vfork parents: N killable episodes of the child's sleep, kernel_clone frames, child as waker (tp_btf)" {
 	dwait_run V -m 0 -v
 	grep -q "loader: light" "$TOOL_ERR"
@@ -144,6 +148,7 @@ check_vfork() {
 	check_vfork
 }
 
+# bats test_tags=vm
 @test "dstate: vfork parents, forced raw_tp path" {
 	dwait_run V -m 0 -v --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
@@ -152,6 +157,7 @@ check_vfork() {
 	check_vfork
 }
 
+# bats test_tags=vm
 @test "dstate: vfork parents, state read from the task (kernels without prev_state), both attach paths" {
 	dwait_run V -m 0 -v --state-from-task
 	grep -q "D state from the task's state field" "$TOOL_ERR"
@@ -181,11 +187,13 @@ check_mutex() {
 	[ "$(episodes "$holder" | jq 'select(.kernel_stack | any(test("^handle_userfault($|\\.)")))' | jq -s length)" = 0 ]
 }
 
+# bats test_tags=vm
 @test "dstate: pipe mutex held across a userfaultfd fault: waiter in D for the hold, holder is the waker" {
 	dwait_run M -m 0
 	check_mutex
 }
 
+# bats test_tags=vm
 @test "dstate: pipe mutex, forced raw_tp path" {
 	dwait_run M -m 0 --force-raw-tp
 	check_mutex
@@ -597,6 +605,7 @@ dio_run() {
 	! grep -Eq '^dd;.*;--;.*;(cpuhog|dstate-lite|swapper[^;]*) [0-9]+$' "$TOOL_OUT" || false
 }
 
+# bats test_tags=soak
 @test "dstate: 50,000 thread and 5,000 process exits, each process with a D sleep, fill no map; vfork sleeps stay exact" {
 	local go waits aggs wl
 	make_churn_cgroup

@@ -54,6 +54,7 @@ assert_same() {
 	fi
 }
 
+# bats test_tags=smoke, vm
 @test "execsnoop: every exec matches the workload: pid, ppid, ret, argv, truncation (tp_btf)" {
 	run_execs -x -v
 	grep -q "loader: light" "$TOOL_ERR"
@@ -69,6 +70,7 @@ assert_same() {
 	jq -se --argjson w "$WLP" '[.[] | select(.type == "exec" and .pid == $w) | .ret] | sort == [-13, -2]' "$TOOL_OUT"
 }
 
+# bats test_tags=vm
 @test "execsnoop: the same through the forced raw_tp path" {
 	run_execs -x -v --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
@@ -324,6 +326,7 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	grep -q '0 execs pending at exit' "$TOOL_ERR"
 }
 
+# bats test_tags=soak
 @test "execsnoop: 50,000 thread and 5,000 process exits, 2,000 execs, leave nothing in flight; the known execs stay exact" {
 	local go inflight n
 	make_churn_cgroup

@@ -54,6 +54,7 @@ hue() {
 	echo "$1" | tr -d 'rgb()' | awk -F, '{ print ($1 == $2 && $2 == $3) ? "grey" : ($1 > $3) ? "warm" : "cool" }'
 }
 
+# bats test_tags=smoke
 @test "flamegraph: well-formed SVG whose frame widths add up to their parents" {
 	"$BIN/$FG" --countname us <"$(known)" >"$BATS_TEST_TMPDIR/g.svg"
 	xmllint --noout "$BATS_TEST_TMPDIR/g.svg"

@@ -32,6 +32,7 @@ no_btf() {
 	unshare -m sh -c "$HIDE" sh "$EMPTY" "$@"
 }
 
+# bats test_tags=vm
 @test "kernel: without BTF in sysfs every tool says so, with a --btf hint, exit 1" {
 	local t
 	for t in $BPF_TOOLS; do
@@ -47,6 +48,7 @@ no_btf() {
 	done
 }
 
+# bats test_tags=smoke, vm
 @test "kernel: with --btf FILE every tool attaches, then exits 0 on SIGINT with no error" {
 	local t args err bad
 	for t in $BPF_TOOLS; do
@@ -76,6 +78,7 @@ no_btf() {
 	done
 }
 
+# bats test_tags=vm
 @test "kernel: with --btf FILE and no BTF in sysfs, strace-lite -c counts exactly (raw_tp chosen)" {
 	local out=$BATS_TEST_TMPDIR/out.json
 	run no_btf "$BIN/strace-lite" --btf "$BTF" --verbose -c -j -o "$out" "$WL/sysload" -n 2001 -r 301 -w 3 -F 1

@@ -46,6 +46,7 @@ check_named_stacks() {
 	refute grep -Eq 'bpf_prog_|bpf_trace_run|__bpf_trace_' "$TOOL_OUT"
 }
 
+# bats test_tags=smoke, vm
 @test "offcputime: named user stacks, kernel frames, totals between what was asked and what the workload measured (tp_btf)" {
 	wl_run -j -v
 	grep -q "loader: light" "$TOOL_ERR"
@@ -54,6 +55,7 @@ check_named_stacks() {
 	check_named_stacks
 }
 
+# bats test_tags=vm
 @test "offcputime: the same on the forced raw_tp path" {
 	wl_run -j -v --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
@@ -249,6 +251,7 @@ prog_ids_of() {
 	[ "$(json_total offcpu_pipe_fn)" -gt 0 ]
 }
 
+# bats test_tags=vm
 @test "offcputime: a process whose binary is on overlayfs (a container's root) gets names" {
 	# maps names the lower layer's device, the file opens on the overlay's
 	local go dir=$BATS_TEST_TMPDIR/ovl
@@ -334,6 +337,7 @@ prog_ids_of() {
 	jq -se --argjson p "$other" 'map(select(.pid == $p)) | length == 0' "$TOOL_OUT"
 }
 
+# bats test_tags=soak
 @test "offcputime: 50,000 thread and 5,000 process exits fill no map; the named sleeps stay exact" {
 	local go start info
 	make_churn_cgroup

@@ -40,6 +40,7 @@ assert_same() {
 	fi
 }
 
+# bats test_tags=smoke, vm
 @test "opensnoop: every open matches the workload: syscall, path, flags, fd or errno" {
 	# -p of another live process is accepted, and hides the workload
 	run_opens -p "$$"

@@ -18,6 +18,7 @@ as_bpf_user() {
 		--inh-caps=-all,+bpf,+perfmon --ambient-caps=-all,+bpf,+perfmon "$@"
 }
 
+# bats test_tags=smoke
 @test "privilege: CAP_BPF+CAP_PERFMON without tracefs access: execsnoop-lite and opensnoop-lite say what is missing" {
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing
 	[ "$(stat -c %a /sys/kernel/tracing)" = 700 ] || skip "tracefs is readable by others here"
@@ -38,6 +39,7 @@ tiny_btf() {
 		>"$BATS_TEST_TMPDIR/tiny.btf"
 }
 
+# bats test_tags=smoke
 @test "privilege: a verifier rejection as root is named, with the log's last lines, without -v" {
 	tiny_btf
 	for t in runqlat-lite execsnoop-lite; do

@@ -5,6 +5,8 @@
 # CPU time), prof_sys_fn reads /dev/zero (kernel time in read_zero),
 # prof_sleep_fn sleeps with -S.
 
+# bpflite: serial: idle time and one CPU's samples measured machine-wide (-I, -C)
+
 load helpers
 
 setup() {
@@ -52,6 +54,7 @@ samples_with() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{print a/b}'; }
 scaled() { awk -v a="$1" -v f="$2" 'BEGIN{print a*f}'; }
 
+# bats test_tags=smoke
 @test "profile: 3:1 in two named functions, kernel frames of its syscalls, samples = F x CPU seconds, -p keeps one process" {
 	local hot cold want all cpu_s
 	# 2 s of CPU, whatever share of a busy machine it gets; at 999 Hz enough
@@ -85,6 +88,7 @@ scaled() { awk -v a="$1" -v f="$2" 'BEGIN{print a*f}'; }
 	assert_between "samples per CPU second" "$(ratio "$all" "$cpu_s")" 170 226
 }
 
+# bats test_tags=vm
 @test "profile: -f folded lines parse; -a marks kernel frames _[k]; -d puts '-' between user and kernel" {
 	wl_run -s 1 -- -F 199 -adf -p WL
 	# "comm;frame;... count": every line, and the workload's named
@@ -184,6 +188,7 @@ check_off_cpu() {
 	check_off_cpu
 }
 
+# bats test_tags=vm
 @test "profile: --off-cpu folded stream: one root frame per kind, microseconds" {
 	wl_run -s 1 -S 2 -- -F 199 --off-cpu -d -p WL
 	[ "$(head -1 "$TOOL_OUT")" = "# countname us" ]

@@ -4,6 +4,9 @@
 # also accounts (schedstat: run_delay, and pcount, the waits). Nothing
 # here assumes a tick length or a scheduler slice.
 
+# bpflite: serial: CPU hogs pinned to each CPU, run-queue waits checked against
+# schedstat: another file's work on those CPUs is in every wait
+
 load helpers
 
 # Runs even when a test fails: no cgroup or mount is left behind.
@@ -62,6 +65,7 @@ check_hog_against_schedstat() {
 	# bracket above pin down the slotting and the unit.
 }
 
+# bats test_tags=smoke, vm
 @test "runqlat: 4 pinned hogs: total wait and count of waits match schedstat, buckets bracket the sum (tp_btf)" {
 	hog_run 4 -v
 	grep -q "loader: light" "$TOOL_ERR"
@@ -70,6 +74,7 @@ check_hog_against_schedstat() {
 	check_hog_against_schedstat
 }
 
+# bats test_tags=vm
 @test "runqlat: 4 pinned hogs, forced raw_tp path" {
 	hog_run 4 -v --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
@@ -293,6 +298,7 @@ peak_kb() {
 		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/runqlat-lite" 1 1
 }
 
+# bats test_tags=soak
 @test "runqlat: 50,000 thread and 5,000 process exits leave no wake-up time behind; the hogs' waits stay exact" {
 	local go start kernel_us tool_us
 	make_churn_cgroup

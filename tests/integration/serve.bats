@@ -5,6 +5,8 @@
 # HTTP API must give the figures of workloads with known behaviour;
 # promtool checks the exposition; bad clients must not stop the serving.
 
+# bpflite: serial: CPU hogs, and strace-lite --serve counting every process
+
 load helpers
 
 setup() {

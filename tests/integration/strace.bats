@@ -44,6 +44,7 @@ check_exact_counts() {
 	jq -se '[.[] | select(.type=="summary")][0].total.calls > 105000' "$OUT"
 }
 
+# bats test_tags=smoke, vm
 @test "strace: -c counts the workload's calls exactly (tp_btf)" {
 	summary_run --debug "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "loader: light" <<<"$output"
@@ -52,6 +53,7 @@ check_exact_counts() {
 	check_exact_counts
 }
 
+# bats test_tags=vm
 @test "strace: -c counts exactly on the forced raw_tp path" {
 	summary_run --debug --force-raw-tp "$SL" -n 100000 -r 5000 -w 3 -F 1
 	grep -q "loader: light" <<<"$output"
@@ -118,10 +120,12 @@ check_short_trace() {
 	diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
 }
 
+# bats test_tags=vm
 @test "strace: trace mode prints every call in order with return values, paths and flags" {
 	check_short_trace
 }
 
+# bats test_tags=vm
 @test "strace: the same trace on the forced raw_tp path" {
 	check_short_trace --force-raw-tp
 }

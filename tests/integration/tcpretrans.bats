@@ -214,6 +214,7 @@ check_data_run() {
 	assert_ndjson "$TOOL_OUT"
 }
 
+# bats test_tags=smoke, vm
 @test "tcpretrans: IPv4 data retransmits: count equals what left A (RetransSegs - TCPRetransFail), addresses, ports, state (tp_btf)" {
 	data_run 4 -j
 	grep -q "loader: light" "$TOOL_ERR"
@@ -221,6 +222,7 @@ check_data_run() {
 	check_data_run 4
 }
 
+# bats test_tags=vm
 @test "tcpretrans: IPv4 data retransmits, forced raw_tp path" {
 	data_run 4 -j --force-raw-tp
 	grep -q "loader: light" "$TOOL_ERR"
@@ -235,11 +237,13 @@ check_data_run() {
 	check_data_run 4
 }
 
+# bats test_tags=vm
 @test "tcpretrans: IPv6 data retransmits: count equals what left A (RetransSegs - TCPRetransFail), addresses, ports, state" {
 	data_run 6 -j
 	check_data_run 6
 }
 
+# bats test_tags=vm
 @test "tcpretrans: SYN retransmit is R> in SYN_SENT; SYN-ACK retransmit is S> in NEW_SYN_RECV" {
 	local go cp a0 a1 b0 b1 lport
 	LA=$A4 RA=$B4

@@ -178,6 +178,7 @@ full_windows() {
 	assert_bpf_ids_gone "$ids"
 }
 
+# bats test_tags=soak
 @test "window: --ring memory stays flat over many windows (small N)" {
 	local go wp rss1 rss2 kb
 	# 4,000 distinct user stacks, walked again and again: every 0.5 s
@@ -227,6 +228,7 @@ ring_limit_run() {
 	refute grep -Evq '^[^ ;][^;]*(;[^;]+)* [0-9]+$|^# ' "$TOOL_OUT"
 }
 
+# bats test_tags=soak
 @test "window: the ring's byte limit drops the oldest windows, cuts one too large, and says so" {
 	# 1.5 MiB: a window or two fit, the older ones are dropped
 	ring_limit_run 1500000

@@ -3,7 +3,8 @@
 # Runs inside the qemu guest (tests/vm/run.sh boots it): prepares the
 # machine the way the development host is set up (tracefs, cgroup v1
 # controllers plus v2 at /sys/fs/cgroup/unified, loopback, the guest
-# kernel's modules) and runs the integration suite of the shared tree.
+# kernel's modules) and runs the guest's part of the integration suite of
+# the shared tree: the tests tagged vm (tests/tags.sh).
 # Every result goes to the second serial port, which the host reads:
 #   # == integration FILE.bats   then the file's TAP, then   # rc N
 #   # took FILE.bats N s          the file's wall time in the guest
@@ -62,15 +63,13 @@ hostname bpflite-vm
 
 echo "# vm kernel $(uname -r)"
 cd "$src" || { echo "# cannot enter $src"; echo o >/proc/sysrq-trigger; }
+. tests/tags.sh
 for t in tests/integration/*.bats; do
+	args=$(tier_args vm "$t") || continue
 	[ -z "$files" ] || [[ " $files " == *" $(basename "$t") "* ]] || continue
 	start=$SECONDS
 	echo "# == integration $(basename "$t")"
-	if [ -n "$filter" ]; then
-		timeout -k 10 "${timeout_s:-900}" bats --tap -f "$filter" "$t"
-	else
-		timeout -k 10 "${timeout_s:-900}" bats --tap "$t"
-	fi
+	timeout -k 10 "${timeout_s:-900}" bats --tap ${filter:+-f "$filter"} $args "$t"
 	echo "# rc $?"
 	echo "# took $(basename "$t") $((SECONDS - start)) s"
 done
