@@ -414,9 +414,10 @@ int main(int argc, char **argv)
 		if (pprof_fd < 0) {
 			err = -errno;
 			msg__fail(err, "open profile file '%s'", cfg.pprof);
-			if (err == -ELOOP || err == -EINVAL || err == -EPERM)
+			if (err == -ELOOP || err == -EINVAL || err == -EPERM || err == -EMLINK)
 				msg__hint("the profile file must be new, or a regular file of ours: "
-					  "not a symbolic link, FIFO, device or another user's file");
+					  "not a symbolic link, FIFO, device, another user's file "
+					  "or a file with another hard link");
 			return EXIT_FAIL;
 		}
 	}

@@ -28,9 +28,21 @@ static int open_path(int root_fd, const char *path, bool follow)
 	while (*path == '/')
 		path++;
 	fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
-	/* before 5.6: an absolute symlink in the middle could leave the root */
-	if (fd < 0 && (errno == ENOSYS || errno == E2BIG))
-		fd = openat(root_fd, path, flags);
+	/*
+	 * No openat2 (a seccomp profile's ENOSYS, or E2BIG): refused. Plain
+	 * openat would resolve an absolute symlink in the middle of the path
+	 * against the host's root, out of the other mount namespace. Every
+	 * kernel with BTF that the tools support has openat2 (5.6).
+	 */
+	if (fd < 0 && (errno == ENOSYS || errno == E2BIG)) {
+		static bool said;
+
+		if (!said)
+			msg__warn("openat2 is refused here (%s): files of other mount namespaces "
+				  "are not opened, their symbols stay unnamed", strerror(errno));
+		said = true;
+		errno = EPERM;
+	}
 	return fd;
 }
 
@@ -114,19 +126,25 @@ int safeopen_write(const char *path)
 	int fd, fl;
 
 	/*
-	 * Not following a last symlink, not blocking on a FIFO, and nothing
-	 * truncated until the file is known to be a regular file of ours.
+	 * A new file first (O_EXCL): then nothing of anyone else's is
+	 * touched. An existing one is not followed if it is a symlink, not
+	 * blocked on if a FIFO, and nothing is truncated until it is known to
+	 * be a regular file of ours with no other name (a hard link someone
+	 * made to a file of ours, in a shared folder, would be truncated
+	 * through it).
 	 */
-	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st)) {
 		close(fd);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
 		close(fd);
-		errno = S_ISREG(st.st_mode) ? EPERM : EINVAL;
+		errno = !S_ISREG(st.st_mode) ? EINVAL : st.st_uid != geteuid() ? EPERM : EMLINK;
 		return -1;
 	}
 	fl = fcntl(fd, F_GETFL);

@@ -9,7 +9,9 @@
  * when the file lives in another mount namespace; then fstat() must show
  * a regular file within the size bounds and, when asked, an owner that is
  * root or the given uid (perf's rule for perf maps). Only then is it
- * reopened O_RDONLY|O_NONBLOCK (a lease cannot hold us either).
+ * reopened O_RDONLY|O_NONBLOCK (a lease cannot hold us either). Where
+ * openat2 is refused (seccomp's ENOSYS), a file inside root_fd is not
+ * opened at all (EPERM, said once): openat could leave the root.
  *
  * A file refused for any reason but not existing is named under -v:
  * "skipped PATH: WHY".
@@ -32,11 +34,12 @@ struct safeopen {
 int safeopen(int root_fd, const char *path, const struct safeopen *o);
 
 /*
- * An output file the user named (a profile), as root: created 0644, or
- * truncated if it is a regular file owned by us; a symlink as the last
- * component (ELOOP), a FIFO or device (EINVAL) or someone else's file
- * (EPERM, as fs.protected_regular would refuse it in /tmp) is refused,
- * and nothing blocks. An fd open for writing, or -1 with errno.
+ * An output file the user named (a profile), as root: created 0644
+ * (O_EXCL), or truncated if it is a regular file owned by us with one
+ * name; a symlink as the last component (ELOOP), a FIFO or device
+ * (EINVAL), someone else's file (EPERM, as fs.protected_regular would
+ * refuse it in /tmp) or a file with another hard link (EMLINK) is
+ * refused, and nothing blocks. An fd open for writing, or -1 with errno.
  */
 int safeopen_write(const char *path);
 
