@@ -206,7 +206,8 @@ static struct argp_option all_options[] = {
 	{ 0 },
 };
 
-static struct argp_option chosen[16];
+/* what opts__children() keeps of all_options: at most all of it, and its end */
+static struct argp_option chosen[sizeof(all_options) / sizeof(all_options[0])];
 static struct argp common_argp = { chosen, parse_common, NULL, NULL, NULL, NULL, NULL };
 static struct argp_child children[3];
 
