@@ -34,12 +34,13 @@ CFLAGS += -Wall -Wextra $(WERROR) -std=gnu11 -D_GNU_SOURCE
 VERSION_CFLAGS := -DBPFLITE_VERSION='"$(VERSION)"'
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-function $(WERROR)
 INCLUDES := -I$(OUT) -Icommon -Ibpf -Ivmlinux/$(ARCH)
-USER_INCLUDES := -I$(OUT) -Icommon -Ibpf
+USER_INCLUDES := -I$(OUT) -Icommon -Ibpf -Itools
 # Static: one file that runs on any x86_64 host with a BTF kernel.
 LDFLAGS ?=
 LDLIBS := -static -lbpf -lelf -lz -lzstd -lm
 
-COMMON_SRC := $(wildcard common/*.c)
+# common/<layer>/*.c: the library every tool links (docs/DESIGN.md, "Layout").
+COMMON_SRC := $(wildcard common/*/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(OUT)/%.o)
 LIB := $(OUT)/libbpflite.a
 BINS := $(addprefix $(OUT)/bin/,$(addsuffix -lite,$(TOOLS) $(USER_TOOLS)))
@@ -53,7 +54,7 @@ all: deps
 deps:
 	@scripts/deps.sh build
 
-$(OUT) $(OUT)/bin $(OUT)/common $(OUT)/bpf $(OUT)/tools:
+$(OUT) $(OUT)/bin $(OUT)/bpf $(OUT)/tools:
 	@mkdir -p $@
 
 # BPF object -> skeleton header. bpftool gen object links and strips DWARF.
@@ -65,10 +66,11 @@ $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c | $(OUT)/bpf
 $(OUT)/%.skel.h: $(OUT)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(OUT)/common/%.o: common/%.c | $(OUT)/common
+$(OUT)/common/%.o: common/%.c
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(VERSION_CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
 # what prints the version is rebuilt when it changes
-$(OUT)/common/opts.o $(OUT)/common/prom.o: VERSION
+$(OUT)/common/run/opts.o $(OUT)/common/serve/prom.o: VERSION
 
 $(LIB): $(COMMON_OBJ)
 	@rm -f $@
@@ -78,10 +80,10 @@ $(LIB): $(COMMON_OBJ)
 UNISTD_DIR ?= /usr/include/x86_64-linux-gnu/asm
 $(OUT)/syscall_table.h: scripts/gen-syscalls.sh | $(OUT)
 	scripts/gen-syscalls.sh $(UNISTD_DIR)/unistd_64.h $(UNISTD_DIR)/unistd_32.h $@
-$(OUT)/common/syscalls.o: $(OUT)/syscall_table.h
+$(OUT)/tools/strace/decode/syscalls.o: $(OUT)/syscall_table.h
 
 # A tool's object needs its skeleton (if it has one) before it compiles;
-# so do the objects of its extra sources, tools/<tool>/*.c.
+# so do the objects of its own sources, tools/<tool>/**/*.c.
 define bpf_tool
 $(OUT)/tools/$(1).o: tools/$(1).c $(OUT)/$(1).skel.h | $(OUT)/tools
 	$$(CC) $$(CFLAGS) $$(USER_INCLUDES) -MMD -MP -c $$< -o $$@
@@ -90,8 +92,10 @@ $(OUT)/tools/$(1)/%.o: tools/$(1)/%.c $(OUT)/$(1).skel.h
 	$$(CC) $$(CFLAGS) $$(USER_INCLUDES) -MMD -MP -c $$< -o $$@
 endef
 $(foreach t,$(TOOLS),$(eval $(call bpf_tool,$(t))))
-# profile-lite --off-cpu runs offcputime's BPF object alongside its own.
+# profile-lite --off-cpu runs offcputime's BPF object alongside its own, and
+# links offcputime-lite's collection of it.
 $(OUT)/tools/profile.o: $(OUT)/offcputime.skel.h
+$(OUT)/bin/profile-lite: $(OUT)/tools/offcputime/collect.o
 
 # flamegraph-lite's script and style, embedded as C arrays. "]]>" would end
 # the SVG's CDATA section early: refused here.
@@ -104,9 +108,10 @@ $(OUT)/tools/flamegraph.o: $(OUT)/flamegraph_assets.h
 $(OUT)/tools/%.o: tools/%.c | $(OUT)/tools
 	$(CC) $(CFLAGS) $(USER_INCLUDES) -MMD -MP -c $< -o $@
 
-# A tool is tools/<tool>.c and, if it has them, tools/<tool>/*.c.
+# A tool is tools/<tool>.c and, if it has them, tools/<tool>/*.c and
+# tools/<tool>/*/*.c (its private modules: strace-lite's decoders).
 $(foreach t,$(TOOLS) $(USER_TOOLS),$(eval $(OUT)/bin/$(t)-lite: \
-	$(patsubst %.c,$(OUT)/%.o,$(wildcard tools/$(t)/*.c))))
+	$(patsubst %.c,$(OUT)/%.o,$(wildcard tools/$(t)/*.c tools/$(t)/*/*.c))))
 $(OUT)/bin/%-lite: $(OUT)/tools/%.o $(LIB) | $(OUT)/bin
 	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(LDLIBS) -o $@
 
@@ -181,7 +186,7 @@ clean:
 	rm -rf $(OUT)
 
 .SECONDARY:
--include $(wildcard $(OUT)/bpf/*.d $(OUT)/common/*.d $(OUT)/tools/*.d $(OUT)/tools/*/*.d)
+-include $(wildcard $(OUT)/bpf/*.d $(OUT)/common/*/*.d $(OUT)/tools/*.d $(OUT)/tools/*/*.d $(OUT)/tools/*/*/*.d)
 
 print-tools:
 	@echo $(addsuffix -lite,$(TOOLS) $(USER_TOOLS))

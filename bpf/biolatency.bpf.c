@@ -7,11 +7,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "tp.bpf.h"
+#include "bpf/tp.bpf.h"
 #include "biolatency.h"
-#include "hist.bpf.h"
-#include "filter.bpf.h"
-#include "loss.bpf.h"
+#include "bpf/hist.bpf.h"
+#include "bpf/filter.bpf.h"
+#include "bpf/loss.bpf.h"
 
 #define EEXIST 17
 
@@ -150,7 +150,7 @@ static __always_inline int handle_complete(struct request *rq)
 
 /*
  * No typed arguments (the body reads ctx[]): the position of the
- * request argument depends on the kernel (common/core_fixes.bpf.h).
+ * request argument depends on the kernel (common/bpf/core_fixes.bpf.h).
  */
 TP_PROG(block_rq_insert, block_rq_insert)
 {

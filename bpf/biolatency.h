@@ -3,7 +3,7 @@
 #ifndef BPFLITE_BIOLATENCY_H
 #define BPFLITE_BIOLATENCY_H
 
-#include "hist_abi.h"
+#include "abi/hist_abi.h"
 
 /*
  * Requests between issue (or insert, -Q) and completion, keyed by their

@@ -9,11 +9,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "tp.bpf.h"
+#include "bpf/tp.bpf.h"
 #include "dstate.h"
-#include "hist.bpf.h"
-#include "filter.bpf.h"
-#include "loss.bpf.h"
+#include "bpf/hist.bpf.h"
+#include "bpf/filter.bpf.h"
+#include "bpf/loss.bpf.h"
 #include "irq_ctx.bpf.h"
 
 /*
@@ -267,7 +267,7 @@ static __always_inline int handle_switch(unsigned long long *ctx, bool preempt,
  * sleeper: the mutex owner that unlocked, the child that ended a vfork.
  * Unless the wake-up comes from an interrupt (a disk completion, a
  * timer): current is then whatever task the interrupt landed on, and the
- * waker is the interrupt (common/irq_ctx.bpf.h tells).
+ * waker is the interrupt (bpf/irq_ctx.bpf.h tells).
  * The first waker wins; later wake-ups of a waking task do not pass
  * try_to_wake_up()'s state check and never get here.
  */

@@ -3,7 +3,7 @@
 #ifndef BPFLITE_DSTATE_H
 #define BPFLITE_DSTATE_H
 
-#include "hist_abi.h"
+#include "abi/hist_abi.h"
 
 /* Tasks in D at one time (the "stuck now" state), and aggregation keys. */
 #define DSTATE_MAX_TASKS	10240

@@ -10,10 +10,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "tp.bpf.h"
+#include "bpf/tp.bpf.h"
 #include "execsnoop.h"
-#include "filter.bpf.h"
-#include "loss.bpf.h"
+#include "bpf/filter.bpf.h"
+#include "bpf/loss.bpf.h"
 
 const volatile __u32 cfg_self = 0;	/* our own tgid: never reported */
 const volatile __u32 cfg_max_args = EXECSNOOP_DEF_ARGS;

@@ -8,11 +8,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "tp.bpf.h"
+#include "bpf/tp.bpf.h"
 #include "offcputime.h"
-#include "filter.bpf.h"
-#include "loss.bpf.h"
-#include "procsnap.bpf.h"
+#include "bpf/filter.bpf.h"
+#include "bpf/loss.bpf.h"
+#include "bpf/procsnap.bpf.h"
 
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
 #define PF_KTHREAD	0x00200000

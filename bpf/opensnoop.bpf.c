@@ -11,8 +11,8 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "opensnoop.h"
-#include "filter.bpf.h"
-#include "loss.bpf.h"
+#include "bpf/filter.bpf.h"
+#include "bpf/loss.bpf.h"
 
 #define AT_FDCWD	-100
 #define O_ACCMODE	3

@@ -9,10 +9,10 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
-#include "filter.bpf.h"
-#include "loss.bpf.h"
-#include "procsnap.bpf.h"
-#include "tp.bpf.h"
+#include "bpf/filter.bpf.h"
+#include "bpf/loss.bpf.h"
+#include "bpf/procsnap.bpf.h"
+#include "bpf/tp.bpf.h"
 
 #define EFAULT		14
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */

@@ -7,11 +7,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "tp.bpf.h"
+#include "bpf/tp.bpf.h"
 #include "runqlat.h"
-#include "hist.bpf.h"
-#include "filter.bpf.h"
-#include "loss.bpf.h"
+#include "bpf/hist.bpf.h"
+#include "bpf/filter.bpf.h"
+#include "bpf/loss.bpf.h"
 
 const volatile __u32 cfg_by = BY_ALL;
 const volatile bool cfg_ms = false;

@@ -3,7 +3,7 @@
 #ifndef BPFLITE_RUNQLAT_H
 #define BPFLITE_RUNQLAT_H
 
-#include "hist_abi.h"
+#include "abi/hist_abi.h"
 
 /*
  * Tasks between wake-up and running at one time, and histograms (one per

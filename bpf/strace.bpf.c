@@ -11,11 +11,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "tp.bpf.h"
+#include "bpf/tp.bpf.h"
 #include "strace.h"
-#include "hist.bpf.h"
-#include "core_fixes.bpf.h"
-#include "loss.bpf.h"
+#include "bpf/hist.bpf.h"
+#include "bpf/core_fixes.bpf.h"
+#include "bpf/loss.bpf.h"
 
 const volatile bool cfg_trace = true;		/* send events (trace mode) */
 const volatile bool cfg_summary = false;	/* -c, -C */
@@ -29,7 +29,7 @@ const volatile __u64 cfg_wakeup_bytes = 65536;	/* wake the reader past this back
 const volatile __u32 cfg_exec_slots[4] = { 59, 322, STRACE_IA32 + 11, STRACE_IA32 + 358 };
 /* exit and exit_group never reach sys_exit: -c counts them at entry */
 const volatile __u32 cfg_noreturn_slots[4] = { 60, 231, STRACE_IA32 + 1, STRACE_IA32 + 252 };
-/* Traced slots (-e trace=) and what to copy per slot (common/sysdecode.h). */
+/* Traced slots (-e trace=) and what to copy per slot (tools/strace/decode/sysdecode.h). */
 const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
 const volatile __u64 cfg_capture[STRACE_SLOTS];
 

@@ -26,7 +26,7 @@
 /* /proc's clock ticks (USER_HZ, 100 on every arch) in ns */
 #define STRACE_TICK_NS		10000000ULL
 
-/* Capture mask per slot: see common/sysdecode.h (SYSDECODE_CAP_*). */
+/* Capture mask per slot: see tools/strace/decode/sysdecode.h (SYSDECODE_CAP_*). */
 #define STRACE_CAP_IN(m)	(((m) >> 8) & 7)
 #define STRACE_CAP_IN_STRUCT	(1ULL << 11)	/* the input buffer is a structure */
 #define STRACE_CAP_OUT(m)	(((m) >> 12) & 7)

@@ -9,11 +9,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "tp.bpf.h"
+#include "bpf/tp.bpf.h"
 #include <bpf/bpf_endian.h>
 #include "tcpretrans.h"
-#include "core_fixes.bpf.h"
-#include "loss.bpf.h"
+#include "bpf/core_fixes.bpf.h"
+#include "bpf/loss.bpf.h"
 
 const volatile __u16 cfg_family = 0;	/* -4/-6: TCPRETRANS_AF_INET(6); 0: both */
 const volatile bool cfg_count = false;	/* -c: count per flow, no events */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Generate common/syscall_args.h, the argument count, types and names of
+# Generate tools/strace/decode/syscall_args.h, the argument count, types and names of
 # every system call, from the kernel's own metadata: the formats of the
 # syscalls:sys_enter_* tracepoints (SYSCALL_DEFINEn prototypes). Run it by
 # hand on a kernel with tracefs and commit the result, as vmlinux.h is:
@@ -9,7 +9,7 @@
 #   scripts/gen-syscall-args.sh [TRACEFS] [OUT_H]
 set -e
 tfs=${1:-/sys/kernel/tracing}
-out=${2:-common/syscall_args.h}
+out=${2:-tools/strace/decode/syscall_args.h}
 dir=$tfs/events/syscalls
 [ -d "$dir" ] || { echo "gen-syscall-args: no $dir (mount tracefs; CONFIG_FTRACE_SYSCALLS)" >&2; exit 1; }
 

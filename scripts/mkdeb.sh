@@ -56,11 +56,13 @@ Section: admin
 Priority: optional
 Homepage: https://bpflite.invalid/
 Description: small CO-RE eBPF tools: latency histograms, off-CPU stacks, syscalls
- Static eBPF tools in the manner of bcc's (runqlat, biolatency, offcputime,
- tcpretrans, execsnoop, opensnoop, strace) that need no kernel headers,
- Python or compiler on the host: a kernel with BTF (5.8 or later) is
- enough. With --serve, runqlat-lite, biolatency-lite and strace-lite -c
- are Prometheus exporters; a systemd unit example runs them without root.
+ Static eBPF tools in the manner of bcc's (runqlat, biolatency, tcpretrans,
+ offcputime, profile, dstate, strace, execsnoop, opensnoop) and a flame
+ graph renderer (flamegraph) that need no kernel headers, Python or
+ compiler on the host: a kernel with BTF (5.8 or later) is enough. With
+ --serve, runqlat-lite, biolatency-lite, tcpretrans-lite, dstate-lite,
+ offcputime-lite (pprof profiles) and strace-lite -c are exporters; a
+ systemd unit example runs them without root.
 EOC
 find "$root" -type d -exec chmod 0755 {} +
 deb=$out/bpflite_${version}_$arch.deb

@@ -13,11 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "tool.h"
-#include "esc.h"
-#include "json.h"
-#include "loop.h"
-#include "timefmt.h"
+#include "load/tool.h"
+#include "out/esc.h"
+#include "out/json.h"
+#include "run/loop.h"
+#include "run/timefmt.h"
 #include "execsnoop.h"
 #include "execsnoop.skel.h"
 

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include "esc.h"
-#include "json.h"
-#include "msg.h"
-#include "opts.h"
-#include "window.h"
+#include "out/esc.h"
+#include "out/json.h"
+#include "run/msg.h"
+#include "run/opts.h"
+#include "out/window.h"
 
 #define TOOL "flamegraph-lite"
 

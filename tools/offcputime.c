@@ -13,19 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "tool.h"
-#include "hist.h"
-#include "json.h"
-#include "loop.h"
-#include "prom.h"
-#include "serve.h"
-#include "offcpu_pprof.h"
-#include "safeopen.h"
-#include "offcpu.h"
-#include "procsnap.h"
-#include "stacks.h"
-#include "syms.h"
-#include "window.h"
+#include "load/tool.h"
+#include "out/hist.h"
+#include "out/json.h"
+#include "run/loop.h"
+#include "serve/prom.h"
+#include "serve/serve.h"
+#include "offcputime/pprof.h"
+#include "syms/safeopen.h"
+#include "offcputime/collect.h"
+#include "syms/procsnap.h"
+#include "syms/stacks.h"
+#include "syms/syms.h"
+#include "out/window.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
 
@@ -414,9 +414,10 @@ int main(int argc, char **argv)
 		if (pprof_fd < 0) {
 			err = -errno;
 			msg__fail(err, "open profile file '%s'", cfg.pprof);
-			if (err == -ELOOP || err == -EINVAL || err == -EPERM)
+			if (err == -ELOOP || err == -EINVAL || err == -EPERM || err == -EMLINK)
 				msg__hint("the profile file must be new, or a regular file of ours: "
-					  "not a symbolic link, FIFO, device or another user's file");
+					  "not a symbolic link, FIFO, device, another user's file "
+					  "or a file with another hard link");
 			return EXIT_FAIL;
 		}
 	}

@@ -12,11 +12,11 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-#include "tool.h"
-#include "esc.h"
-#include "json.h"
-#include "loop.h"
-#include "timefmt.h"
+#include "load/tool.h"
+#include "out/esc.h"
+#include "out/json.h"
+#include "run/loop.h"
+#include "run/timefmt.h"
 #include "opensnoop.h"
 #include "opensnoop.skel.h"
 

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "tool.h"
-#include "hist.h"
-#include "json.h"
-#include "loop.h"
-#include "prom.h"
-#include "serve.h"
-#include "timefmt.h"
+#include "load/tool.h"
+#include "out/hist.h"
+#include "out/json.h"
+#include "run/loop.h"
+#include "serve/prom.h"
+#include "serve/serve.h"
+#include "run/timefmt.h"
 #include "runqlat.h"
 #include "runqlat.skel.h"
 

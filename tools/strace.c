@@ -23,12 +23,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
-#include "tool.h"
-#include "json.h"
-#include "loop.h"
-#include "prom.h"
-#include "serve.h"
-#include "syscalls.h"
+#include "load/tool.h"
+#include "out/json.h"
+#include "run/loop.h"
+#include "serve/prom.h"
+#include "serve/serve.h"
+#include "strace/decode/syscalls.h"
 #include "strace/strace_lite.h"
 #include "strace.skel.h"
 

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
-#include "tool.h"
-#include "json.h"
-#include "loop.h"
-#include "prom.h"
-#include "serve.h"
-#include "timefmt.h"
+#include "load/tool.h"
+#include "out/json.h"
+#include "run/loop.h"
+#include "serve/prom.h"
+#include "serve/serve.h"
+#include "run/timefmt.h"
 #include "tcpretrans.h"
 #include "tcpretrans.skel.h"
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "elfsyms.h"
+#include "syms/elfsyms.h"
 
 static void exercise(struct elf_syms *e)
 {

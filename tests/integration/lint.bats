@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # The test suite checks itself: no assertion in it that can never fail.
+# And the layering of common/ (tests/lint/layers.sh).
 
 # bats file_tags=check
 
@@ -69,4 +70,60 @@ tagged() {
 	is_serial tests/integration/runqlat.bats
 	run is_serial tests/integration/flamegraph.bats
 	[ "$status" = 1 ]
+}
+
+@test "lint: common/ keeps its layering (tests/lint/layers.sh)" {
+	run "$ROOT/tests/lint/layers.sh"
+	echo "$output"
+	[ "$status" = 0 ]
+}
+
+# A tree with common/ in layers, one allowed include of each kind and one
+# of each forbidden kind.
+layered_tree() {
+	local t=$1
+	mkdir -p "$t"/common/{abi,run,serve,out,load} "$t"/bpf "$t"/tools/strace
+	touch "$t"/bpf/runqlat.bpf.c "$t"/tools/runqlat.c
+	for h in bpf/runqlat.h common/abi/hist_abi.h common/serve/serve.h common/load/light.h \
+		common/out/json.h common/run/loop.h tools/strace/decode.h; do
+		echo "/* $h */" >"$t/$h"
+	done
+	printf '#include "hist_abi.h"\n#include "json.h"\n#include <stdio.h>\n#include "syscall_table.h"\n' >"$t/common/run/ok.c"
+	printf '#include "loop.h"\n#include "serve.h"\n' >"$t/common/run/bad.c"
+	printf '#include "json.h"\n#include "../load/light.h"\n' >"$t/common/out/bad.c"
+	printf '  #  include "runqlat.h"\n#include "strace/decode.h"\n' >"$t/common/serve/bad.c"
+}
+
+@test "lint: layers.sh finds each forbidden include, passes the allowed ones, the known ones and a flat common/" {
+	local t=$BATS_TEST_TMPDIR/tree
+	layered_tree "$t"
+	run "$ROOT/tests/lint/layers.sh" "$t"
+	echo "$output"
+	[ "$status" = 1 ]
+	[ "$(echo "$output" | cut -d: -f1,2 | tr '\n' ' ')" = "common/out/bad.c:2 common/run/bad.c:2 common/serve/bad.c:1 common/serve/bad.c:2 " ]
+	grep -q "common/out/ includes common/load/: ../load/light.h (common/load/light.h)" <<<"$output"
+	grep -q "common/run/ includes common/serve/: serve.h (common/serve/serve.h)" <<<"$output"
+	grep -q "a tool's header: runqlat.h (bpf/runqlat.h)" <<<"$output"
+	grep -q "a tool's source: strace/decode.h (tools/strace/decode.h)" <<<"$output"
+	# an offence listed in tests/lint/layers.allow is known, not failed
+	mkdir -p "$t/tests/lint"
+	printf '# known\ncommon/out/bad.c ../load/light.h  moves later\n' >"$t/tests/lint/layers.allow"
+	run "$ROOT/tests/lint/layers.sh" "$t"
+	[ "$status" = 1 ]
+	grep -q "^common/out/bad.c:2: known (tests/lint/layers.allow): " <<<"$output"
+	rm "$t"/common/run/bad.c "$t"/common/serve/bad.c
+	run "$ROOT/tests/lint/layers.sh" "$t"
+	[ "$status" = 0 ]
+	rm "$t/tests/lint/layers.allow"
+	# without the offences it passes
+	rm "$t"/common/*/bad.c
+	run "$ROOT/tests/lint/layers.sh" "$t"
+	[ "$status" = 0 ]
+	[ -z "$output" ]
+	# the flat common/ of before the layers
+	rm -r "$t"/common/*
+	touch "$t"/common/tool.c
+	run "$ROOT/tests/lint/layers.sh" "$t"
+	[ "$status" = 0 ]
+	[[ "$output" == *"flat"* ]]
 }

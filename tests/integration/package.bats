@@ -24,9 +24,12 @@ setup() {
 	[ "$(dpkg-deb -f "$DEB" Package)" = bpflite ]
 	[ "$(dpkg-deb -f "$DEB" Version)" = "$v" ]
 	dpkg-deb -c "$DEB" >"$BATS_TEST_TMPDIR/list"
+	dpkg-deb -f "$DEB" Description >"$BATS_TEST_TMPDIR/description"
 	for t in $(make -s -C "$ROOT" --no-print-directory print-tools); do
 		grep -q "\./usr/sbin/$t$" "$BATS_TEST_TMPDIR/list"
 		grep -q "\./usr/share/man/man8/$t\.8\.gz$" "$BATS_TEST_TMPDIR/list"
+		# the description names every tool
+		grep -qw "${t%-lite}" "$BATS_TEST_TMPDIR/description" || { echo "description lacks ${t%-lite}" >&2; return 1; }
 	done
 	grep -q '\./usr/share/doc/bpflite/examples/bpflite@\.service$' "$BATS_TEST_TMPDIR/list"
 	grep -q '\./usr/share/doc/bpflite/examples/bpflite-rules\.yml$' "$BATS_TEST_TMPDIR/list"

@@ -125,6 +125,10 @@ pprof_cum() {
 	# a symlink is not followed: the file it names stays as it was
 	expect_fail 1 "failed to open profile file .*link" "$BIN/offcputime-lite" --pprof "$BATS_TEST_TMPDIR/link" 1
 	[ "$(cat "$f")" = keep ]
+	# nor a hard link to a file of ours (made in a shared folder)
+	ln "$f" "$BATS_TEST_TMPDIR/hardlink"
+	expect_fail 1 "another hard link" "$BIN/offcputime-lite" --pprof "$BATS_TEST_TMPDIR/hardlink" 1
+	[ "$(cat "$f")" = keep ]
 	# a FIFO would block a writer without a reader: refused at once
 	mkfifo "$BATS_TEST_TMPDIR/fifo"
 	expect_fail 1 "failed to open profile file" timeout 10 "$BIN/offcputime-lite" --pprof "$BATS_TEST_TMPDIR/fifo" 1

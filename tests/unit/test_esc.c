@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Escaping of untrusted text for text output (common/esc.c). */
+/* Escaping of untrusted text for text output (common/out/esc.c). */
 #include <string.h>
 #include "unit.h"
-#include "esc.h"
+#include "out/esc.h"
 
 static const char *esc(const char *s, size_t len, unsigned int flags)
 {

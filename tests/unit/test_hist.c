@@ -2,7 +2,7 @@
 /* Histogram buckets and rendering against bcc's layout. */
 #include <string.h>
 #include "unit.h"
-#include "hist.h"
+#include "out/hist.h"
 
 /* Output of bcc's print_log2_hist() for the same counts, byte for byte. */
 static const char golden_log2[] =
@@ -78,7 +78,7 @@ static void test_log2_bounds(void **state)
 
 /* The BPF slot function, compiled for the host: same header. */
 
-#include "hist.bpf.h"
+#include "bpf/hist.bpf.h"
 
 static void test_slot_function(void **state)
 {

@@ -2,7 +2,7 @@
 /* NDJSON writer: escaping of control bytes, invalid UTF-8, structure. */
 #include <string.h>
 #include "unit.h"
-#include "json.h"
+#include "out/json.h"
 
 static const char *esc(struct capture *c, const char *s, size_t n)
 {

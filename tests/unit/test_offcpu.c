@@ -14,7 +14,7 @@
 #include <sanitizer/asan_interface.h>
 #include <bpf/bpf.h>
 #include "unit.h"
-#include "offcpu.h"
+#include "offcputime/collect.h"
 #include "offcputime.h"
 
 #define GONE 5000	/* keys of exited threads: past 4096, the walk's first buffer */

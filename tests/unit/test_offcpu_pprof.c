@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Off-CPU profiles of an interval (common/offcpu_pprof.c): the difference
+ * Off-CPU profiles of an interval (tools/offcputime/pprof.c): the difference
  * of two snapshots of a real BPF hash map laid out as offcputime's info
  * map, written here the way BPF and the exited-thread fold write it. Needs
  * CAP_BPF to create the maps: skipped without it.
@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 #include "unit.h"
 #include "pb_decode.h"
-#include "offcpu_pprof.h"
+#include "offcputime/pprof.h"
 #include "offcputime.h"
 
 struct maps {

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "unit.h"
-#include "msg.h"
-#include "opts.h"
+#include "run/msg.h"
+#include "run/opts.h"
 
 static int parse_in_child(const char **argv_in, int argc, unsigned int mask);
 

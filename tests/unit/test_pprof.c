@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The pprof writer (common/pprof.c): wire encoding, interning, gzip. */
+/* The pprof writer (common/serve/pprof.c): wire encoding, interning, gzip. */
 #include <string.h>
 #include "unit.h"
 #include "pb_decode.h"
-#include "pprof.h"
+#include "serve/pprof.h"
 
 /* b's bytes equal the n bytes given */
 #define assert_bytes(b, ...) do {						\

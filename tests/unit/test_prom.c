@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "prom.h"
+#include "serve/prom.h"
 
 static void test_le_strings(void **state)
 {

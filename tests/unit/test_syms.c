@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
-#include "elfsyms.h"
-#include "msg.h"
-#include "stacks.h"
-#include "syms.h"
+#include "syms/elfsyms.h"
+#include "run/msg.h"
+#include "syms/stacks.h"
+#include "syms/syms.h"
 
 static char dir[] = "/tmp/bpflite-syms.XXXXXX";
 

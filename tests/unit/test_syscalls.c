@@ -11,9 +11,9 @@
 #include <sys/socket.h>
 #include <asm/unistd_64.h>
 #include "unit.h"
-#include "syscalls.h"
-#include "sysdecode.h"
-#include "sysargs.h"
+#include "strace/decode/syscalls.h"
+#include "strace/decode/sysdecode.h"
+#include "strace/decode/sysargs.h"
 #include "syscall_table.h"
 #include "strace.h"
 

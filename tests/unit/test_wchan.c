@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "unit.h"
-#include "msg.h"
-#include "wchan.h"
+#include "run/msg.h"
+#include "dstate/wchan.h"
 
 static char path[] = "/tmp/bpflite-wchan.XXXXXX";
 

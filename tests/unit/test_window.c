@@ -7,7 +7,7 @@
  */
 #include <string.h>
 #include "unit.h"
-#include "window.h"
+#include "out/window.h"
 
 /* 2026-11-30T21:44:20.123Z */
 #define T0 1796075060123LL

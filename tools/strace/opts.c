@@ -8,8 +8,8 @@
 #include <signal.h>
 #include <string.h>
 #include <strings.h>
-#include "serve.h"
-#include "syscalls.h"
+#include "serve/serve.h"
+#include "strace/decode/syscalls.h"
 #include "strace_lite.h"
 
 struct strace_cfg cfg = { .strsize = 32, .signals = ~0ULL };

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "json.h"
-#include "syscalls.h"
+#include "out/json.h"
+#include "strace/decode/syscalls.h"
 #include "strace_lite.h"
 
 /* ---- output ------------------------------------------------------------- */

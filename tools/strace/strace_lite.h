@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
-#include "opts.h"
-#include "msg.h"
+#include "run/opts.h"
+#include "run/msg.h"
 #include "strace.h"
-#include "sysdecode.h"
+#include "strace/decode/sysdecode.h"
 
 #define MAX_PIDS 64
 #define MAX_PATHS 16

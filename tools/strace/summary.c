@@ -6,9 +6,9 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "hist.h"
-#include "json.h"
-#include "prom.h"
+#include "out/hist.h"
+#include "out/json.h"
+#include "serve/prom.h"
 #include "strace_lite.h"
 
 /* ---- summary -------------------------------------------------------------- */

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include "out/json.h"
+#include "run/loss.h"
+#include "run/msg.h"
+
+__u64 loss__total(const struct bpflite_loss *l)
+{
+	return l->events + l->stacks + l->map_full;
+}
+
+void loss__report(const struct bpflite_loss *l, bool json)
+{
+	loss__report_to(l, json ? stdout : NULL);
+}
+
+void loss__report_to(const struct bpflite_loss *l, FILE *json)
+{
+	struct json j;
+
+	if (!loss__total(l))
+		return;
+	if (l->events)
+		msg__warn("%llu events lost (ring buffer full)", (unsigned long long)l->events);
+	if (l->stacks)
+		msg__warn("%llu stacks missed (stack map full or stack unavailable)",
+			  (unsigned long long)l->stacks);
+	if (l->map_full)
+		msg__warn("%llu updates dropped (map full)", (unsigned long long)l->map_full);
+	if (json) {
+		json__begin(&j, json);
+		json__str(&j, "type", "loss");
+		json__uint(&j, "lost_events", l->events);
+		json__uint(&j, "lost_stacks", l->stacks);
+		json__uint(&j, "map_full", l->map_full);
+		json__end(&j);
+	}
+}
