@@ -4,6 +4,9 @@
 # in nanosleep, offcpu_pipe_fn on a pipe another process answers late,
 # about 3:1; each measures its own blocked time.
 
+# bpflite: serial: off-CPU times checked against the workload's own clock
+# (another file's CPU use on these 2 CPUs preempts the workload inside its calls)
+
 load helpers
 load offcpu_helpers
 

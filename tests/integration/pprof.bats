@@ -6,6 +6,9 @@
 # on a pipe another process answers late, about 3:1, each measuring its own
 # blocked time.
 
+# bpflite: serial: the workload's sleep ratio read back from the profile (another
+# file's CPU use on these 2 CPUs shifts it)
+
 load helpers
 load offcpu_helpers
 

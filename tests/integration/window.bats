@@ -6,6 +6,8 @@
 # phase 2 in phase_a_fn, phase_b_fn and phase_c_fn 1:2:1, each phase for a
 # known time whose wall-clock start and end it prints.
 
+# bpflite: serial: each window's phase checked against the workload's clock
+
 load helpers
 
 setup() {
