@@ -13,7 +13,7 @@
 # the machine with another test file: tests/run.sh runs it alone.
 
 # tagged(LINE): a "# bats file_tags=" or "test_tags=" LINE names the awk
-# variable tag among its tags (the awk function of has_tag and tier_copy).
+# variable tag among its tags (the awk function of has_tag).
 TAGGED_AWK='
 	function tagged(s,   t, n, i) {
 		sub(/^[^=]*=/, "", s)
@@ -64,43 +64,4 @@ tier_args() {
 		;;
 	*) return 1 ;;
 	esac
-}
-
-# tier_copy TIER FILE: FILE with only the tests of TIER (and all that is
-# not a test: helpers, setup, teardown), on stdout. The guests run these
-# copies: bats reads each file twice, line by line in bash regexes
-# (bats-preprocess: 0.37 ms a line here, about 50 times that under TCG),
-# so strace.bats' 1,100 lines cost a guest 40 s before its four tests
-# begin. A test is its  # bats test_tags=  line and the comments between
-# it and its @test line, then the @test line down to the first line that
-# is "}" alone (the suite's layout; tests/integration/lint.bats checks
-# that a copy keeps exactly the tier's tests).
-tier_copy() {
-	awk -v tag="$1" "$TAGGED_AWK"'
-		/^# bats file_tags=/ && tagged($0) { all = 1 }
-		skip { if ($0 == "}") skip = 0; next }
-		/^[ \t]*# bats test_tags=/ { held = held $0 "\n"; keep = tagged($0); next }
-		held != "" && /^[ \t]*#/ { held = held $0 "\n"; next }
-		/^[ \t]*@test / {
-			if (all || keep) { printf "%s", held; print }
-			else skip = 1
-			held = ""; keep = 0
-			next
-		}
-		{ printf "%s", held; held = ""; keep = 0; print }' "$2"
-}
-
-# tier_tree TIER DIR: DIR gets tier_copy's copy of each file of
-# tests/integration that has tests of TIER, and links to the files they
-# load or run (helpers, scripts). Tests find the tree through
-# BPFLITE_TEST_ROOT (tests/integration/helpers.bash).
-tier_tree() {
-	local f
-	mkdir -p "$2" || return 1
-	for f in tests/integration/*; do
-		case $f in
-		*.bats) if tier_args "$1" "$f" >/dev/null; then tier_copy "$1" "$f" >"$2/${f##*/}" || return 1; fi ;;
-		*) ln -sf "$PWD/$f" "$2/${f##*/}" || return 1 ;;
-		esac
-	done
 }
