@@ -121,7 +121,8 @@ check-static: all
 # ---- tests --------------------------------------------------------------
 # The tiers (tests/run.sh TIER; tests/tags.sh says which test is in which):
 #   make check  no root, about a minute: the build with -Werror, unit tests,
-#               lint, docs agreement (the files tagged check)
+#               lint, docs agreement, every tool's usage and bad input
+#               (tests/integration/usage.bats: one table for every tool)
 #   make smoke  root, a few minutes: check, and the tests tagged smoke
 #   make test   root: everything but soak, the kernel matrix included
 #   make soak   root, outside CI: long churn, ring memory, then the benchmarks

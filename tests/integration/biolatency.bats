@@ -249,30 +249,6 @@ disks_under() {
 	done
 }
 
-@test "biolatency: bad input gets a clear message and exit 2" {
-	expect_fail 2 "unknown disk 'nosuchdisk'" "$BIN/biolatency-lite" -d nosuchdisk
-	expect_fail 2 "unknown disk '/dev/../etc'" "$BIN/biolatency-lite" -d /dev/../etc
-	expect_fail 2 "unknown disk '/etc/passwd'" "$BIN/biolatency-lite" -d /etc/passwd
-	expect_fail 2 "mutually exclusive" "$BIN/biolatency-lite" -D -F
-	expect_fail 2 "invalid interval: 'abc' is not a number" "$BIN/biolatency-lite" abc
-	expect_fail 2 "invalid interval: 0" "$BIN/biolatency-lite" 0
-	expect_fail 2 "invalid count: 0" "$BIN/biolatency-lite" 1 0
-	expect_fail 2 "unexpected argument" "$BIN/biolatency-lite" 1 2 3
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/biolatency-lite" --bogus
-	expect_fail 2 "not a cgroup v2 directory" "$BIN/biolatency-lite" -c /tmp
-	local part
-	part=$(lsblk -lno NAME,TYPE | awk '$2 == "part" {print $1; exit}')
-	if [ -n "$part" ]; then
-		expect_fail 2 "is a partition" "$BIN/biolatency-lite" -d "$part"
-	fi
-}
-
-@test "biolatency: not root: failure with a privilege hint, exit 1" {
-	command -v setpriv >/dev/null || skip "no setpriv"
-	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
-		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/biolatency-lite" 1 1
-}
-
 # hex_le N: the 8 bytes of N, little-endian, for bpftool.
 hex_le() { printf '%016x' "$1" | sed 's/../& /g' | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}'; }
 

@@ -527,28 +527,6 @@ bpf_ids_of() {
 	done
 }
 
-@test "dstate: bad input gets a clear message and exit 2" {
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/dstate-lite" --bogus
-	expect_fail 2 "invalid MIN_MS: 'abc' is not a number" "$BIN/dstate-lite" -m abc
-	expect_fail 2 "invalid MIN_MS: -1" "$BIN/dstate-lite" -m -1
-	expect_fail 2 "invalid stuck threshold: 'x' is not a number" "$BIN/dstate-lite" --stuck x
-	expect_fail 2 "invalid stack storage size: 1 " "$BIN/dstate-lite" --stack-storage-size 1
-	expect_fail 2 "-f and -j are mutually exclusive" "$BIN/dstate-lite" -f -j
-	expect_fail 2 "-f and -H are mutually exclusive" "$BIN/dstate-lite" -f -H
-	expect_fail 2 "invalid interval: 0" "$BIN/dstate-lite" 0
-	expect_fail 2 "unexpected argument" "$BIN/dstate-lite" 1 2 3
-	expect_fail 2 "PID 999999999: no such process" "$BIN/dstate-lite" -p 999999999
-	expect_fail 2 "TID 999999999: no such process" "$BIN/dstate-lite" -t 999999999
-	expect_fail 2 "not a cgroup v2 directory" "$BIN/dstate-lite" -c /tmp
-	expect_fail 2 "cannot read BTF file" "$BIN/dstate-lite" --btf /nonexistent
-}
-
-@test "dstate: not root: failure with a privilege hint, exit 1" {
-	command -v setpriv >/dev/null || skip "no setpriv"
-	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
-		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/dstate-lite" 1 1
-}
-
 # dio_run TOOL_ARGS...: 600 reads of 4 KiB with O_DIRECT from a file on
 # the root file system (ext4 on virtio: each read's D sleep ends in the
 # disk's interrupt, whose block softirq runs on whatever task is on the

@@ -216,25 +216,6 @@ assert_same() {
 	done
 }
 
-@test "execsnoop: bad input gets a clear message and exit 2" {
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/execsnoop-lite" --bogus
-	expect_fail 2 "invalid max-args: 0" "$BIN/execsnoop-lite" --max-args 0
-	expect_fail 2 "invalid max-args: 129" "$BIN/execsnoop-lite" --max-args 129
-	expect_fail 2 "invalid max-args: 'x' is not a number" "$BIN/execsnoop-lite" --max-args x
-	expect_fail 2 "invalid max-arg-len: 2" "$BIN/execsnoop-lite" --max-arg-len 2
-	expect_fail 2 "invalid UID: 'bob' is not a number" "$BIN/execsnoop-lite" -u bob
-	expect_fail 2 "invalid NAME '\(': " "$BIN/execsnoop-lite" -n '('
-	expect_fail 2 "invalid LINE '\[a': " "$BIN/execsnoop-lite" -l '[a'
-	expect_fail 2 "not a cgroup v2 directory" "$BIN/execsnoop-lite" -c /tmp
-	expect_fail 2 "Too many arguments" "$BIN/execsnoop-lite" 5
-}
-
-@test "execsnoop: not root: failure with a privilege hint, exit 1" {
-	command -v setpriv >/dev/null || skip "no setpriv"
-	expect_fail 1 "hint: " \
-		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/execsnoop-lite"
-}
-
 @test "execsnoop: mounts tracefs itself when it is not mounted (private mount namespace)" {
 	command -v unshare >/dev/null || skip "no unshare"
 	run unshare -m --propagation private sh -c '

@@ -219,21 +219,6 @@ prog_ids_of() {
 	[ -z "$left" ]
 }
 
-@test "offcputime: bad input gets a clear message and exit 2" {
-	expect_fail 2 "invalid state mask: 'abc' is not a number" "$BIN/offcputime-lite" --state abc
-	expect_fail 2 "invalid state mask: 0x10000" "$BIN/offcputime-lite" --state 0x10000
-	expect_fail 2 "minimum block time \(-m 10\) is above the maximum \(-M 5\)" "$BIN/offcputime-lite" -m 10 -M 5
-	expect_fail 2 "PID 999999999: no such process" "$BIN/offcputime-lite" -p 999999999
-	expect_fail 2 "TID 999999999: no such process" "$BIN/offcputime-lite" -t 999999999
-	expect_fail 2 "-u and -k are mutually exclusive" "$BIN/offcputime-lite" -u -k
-	expect_fail 2 "-U and -K are mutually exclusive" "$BIN/offcputime-lite" -U -K
-	expect_fail 2 "invalid stack depth: 200" "$BIN/offcputime-lite" --perf-max-stack-depth 200
-	expect_fail 2 "invalid stack storage size: 0" "$BIN/offcputime-lite" --stack-storage-size 0
-	expect_fail 2 "invalid duration: 'x' is not a number" "$BIN/offcputime-lite" x
-	expect_fail 2 "unexpected argument" "$BIN/offcputime-lite" 1 2
-	expect_fail 2 "invalid minimum block time: '-1'|invalid minimum block time: -1" "$BIN/offcputime-lite" -m -1
-}
-
 @test "offcputime: a process in another mount namespace, its binary on a tmpfs only it sees, gets names" {
 	command -v unshare >/dev/null || skip "no unshare"
 	local go dir=$BATS_TEST_TMPDIR/mnt	# mounted only in the workload's namespace, which dies with it

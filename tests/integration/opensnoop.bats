@@ -278,26 +278,6 @@ lost() { jq -s '[.[] | select(.type == "loss") | .lost_events] | add // 0' "$TOO
 	assert_between "map bytes" "$total" 1 4194304
 }
 
-@test "opensnoop: bad input gets a clear message and exit 2" {
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/opensnoop-lite" --bogus
-	expect_fail 2 "invalid duration: 0" "$BIN/opensnoop-lite" -d 0
-	expect_fail 2 "invalid duration: 'x' is not a number" "$BIN/opensnoop-lite" -d x
-	expect_fail 2 "invalid FLAG 'O_BOGUS'" "$BIN/opensnoop-lite" -f O_BOGUS
-	expect_fail 2 "invalid UID: '-1'|invalid UID: -1" "$BIN/opensnoop-lite" -u -1
-	expect_fail 2 "PID 999999999: no such process" "$BIN/opensnoop-lite" -p 999999999
-	expect_fail 2 "TID 999999999: no such process" "$BIN/opensnoop-lite" -t 999999999
-	expect_fail 2 "invalid buffer-pages: 3 \(must be a power of 2\)" "$BIN/opensnoop-lite" -b 3
-	expect_fail 2 "invalid NAME: empty" "$BIN/opensnoop-lite" -n ''
-	expect_fail 2 "not a cgroup v2 directory" "$BIN/opensnoop-lite" -c /tmp
-	expect_fail 2 "Too many arguments" "$BIN/opensnoop-lite" 5
-}
-
-@test "opensnoop: not root: failure with a privilege hint, exit 1" {
-	command -v setpriv >/dev/null || skip "no setpriv"
-	expect_fail 1 "hint: " \
-		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/opensnoop-lite"
-}
-
 @test "opensnoop: mounts tracefs itself when it is not mounted (private mount namespace)" {
 	command -v unshare >/dev/null || skip "no unshare"
 	run unshare -m --propagation private sh -c '

@@ -277,27 +277,6 @@ peak_kb() {
 	done
 }
 
-@test "runqlat: bad input gets a clear message and exit 2" {
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/runqlat-lite" --bogus
-	expect_fail 2 "invalid interval: 'abc' is not a number" "$BIN/runqlat-lite" abc
-	expect_fail 2 "invalid interval: 0" "$BIN/runqlat-lite" 0
-	expect_fail 2 "invalid option" "$BIN/runqlat-lite" -5
-	expect_fail 2 "invalid count: 0" "$BIN/runqlat-lite" 1 0
-	expect_fail 2 "unexpected argument" "$BIN/runqlat-lite" 1 2 3
-	expect_fail 2 "PID 999999999: no such process" "$BIN/runqlat-lite" -p 999999999
-	expect_fail 2 "invalid PID: 'x1' is not a number" "$BIN/runqlat-lite" -p x1
-	expect_fail 2 "invalid cgroup '/nonexistent'" "$BIN/runqlat-lite" -c /nonexistent
-	expect_fail 2 "not a cgroup v2 directory" "$BIN/runqlat-lite" -c /tmp
-	expect_fail 2 "mutually exclusive" "$BIN/runqlat-lite" -P -L
-	expect_fail 2 "cannot read BTF file" "$BIN/runqlat-lite" --btf /nonexistent
-}
-
-@test "runqlat: not root: failure with a privilege hint, exit 1" {
-	command -v setpriv >/dev/null || skip "no setpriv"
-	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
-		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/runqlat-lite" 1 1
-}
-
 # bats test_tags=soak
 @test "runqlat: 50,000 thread and 5,000 process exits leave no wake-up time behind; the hogs' waits stay exact" {
 	local go start kernel_us tool_us

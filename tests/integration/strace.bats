@@ -379,22 +379,6 @@ strace_progs() {
 	fi
 }
 
-@test "strace: bad input gets a clear message and exit 2" {
-	expect_fail 2 "invalid system call 'getppidd'" "$BIN/strace-lite" -e trace=getppidd true
-	expect_fail 2 "did you mean: getppid" "$BIN/strace-lite" -e trace=getppidd true
-	expect_fail 2 "invalid system call class '%bogus'" "$BIN/strace-lite" -e trace=%bogus true
-	expect_fail 2 "must have a command to run, -p PID or -u USER" "$BIN/strace-lite" -C
-	expect_fail 2 "invalid STRSIZE: 'abc' is not a number" "$BIN/strace-lite" -s abc true
-	expect_fail 2 "invalid STRSIZE: -1" "$BIN/strace-lite" -s -1 true
-	expect_fail 2 "invalid sort key 'bogus'" "$BIN/strace-lite" -c -S bogus true
-	expect_fail 2 "PID 999999999: no such process" "$BIN/strace-lite" -p 999999999
-	expect_fail 2 "invalid PID: 'x' is not a number" "$BIN/strace-lite" -p 1,x
-	expect_fail 2 "-L needs -c or -C" "$BIN/strace-lite" -L true
-	expect_fail 2 "invalid -e status" "$BIN/strace-lite" -e status=maybe true
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/strace-lite" --bogus true
-	expect_fail 2 "cannot be combined" "$BIN/strace-lite" -p 1 true
-}
-
 # sw_lines FILE: cat's read and write of the test's file (310 or 20 bytes), strace's column aside
 sw_lines() { grep -E '^(read\([0-9]+|write\(1), .* += (310|20)$' "$1" | sed -E 's/ +=/ =/'; }
 

@@ -365,23 +365,6 @@ check_data_run() {
 	done
 }
 
-@test "tcpretrans: bad input gets a clear message and exit 2" {
-	expect_fail 2 "-4 and -6 are mutually exclusive" "$BIN/tcpretrans-lite" -4 -6
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/tcpretrans-lite" -l
-	expect_fail 2 "unrecognized option|invalid option" "$BIN/tcpretrans-lite" -p 1
-	expect_fail 2 "[Tt]oo many arguments|unexpected argument" "$BIN/tcpretrans-lite" 5
-	# --help says why -l is not offered
-	run "$BIN/tcpretrans-lite" --help
-	[ "$status" = 0 ]
-	[[ "$output" == *"no tracepoint for them"* ]]
-}
-
-@test "tcpretrans: not root: failure with a privilege hint, exit 1" {
-	command -v setpriv >/dev/null || skip "no setpriv"
-	expect_fail 1 "hint: run as root, or grant CAP_BPF and CAP_PERFMON" \
-		setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/tcpretrans-lite"
-}
-
 @test "tcpretrans: attempts that fail locally (sender's output hook drops) are counted under -v, not shown" {
 	local go cp before after failed shown
 	LA=$A4 RA=$B4
