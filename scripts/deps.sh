@@ -9,7 +9,7 @@
 #   scripts/deps.sh bench    build + test + benchmark packages
 set -e
 
-BUILD="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev make gcc pkg-config linux-libc-dev xxd"
+BUILD="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev make gcc pkg-config linux-libc-dev xxd"
 TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace python3 golang-go protobuf-compiler prometheus lintian curl man-db nodejs"
 # The kernel matrix (tests/vm): qemu under TCG, a busybox initramfs, the
 # guest kernel's modules (depmod) and its BTF taken from the image.
