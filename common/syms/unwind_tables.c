@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <dwarf.h>
 #include <gelf.h>
@@ -34,17 +35,54 @@ struct fde_start {
 	__u64 pc;
 };
 
+/*
+ * libdw evaluates a function's CFI from its start for each row asked, so
+ * a function's rows cost the square of its length: past this many rows
+ * the rest of a function is left to frame pointers (real code has a few
+ * dozen; a crafted FDE could have millions). And a file's build stops
+ * after UNW_BUILD_NS, keeping the rows built so far.
+ */
+#define UNW_MAX_ROWS_PER_FDE	1024
+#define UNW_BUILD_NS		2000000000ull
+
 struct build {
 	struct unw_table *t;
 	unsigned int cap;	/* rows allocated */
-	unsigned int max;
+	unsigned int max;	/* rows at most, the end mark included */
 	__u64 plt_lo, plt_hi;	/* .plt: the lazy stubs' CFA expression */
 };
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int grow(struct build *b)
+{
+	struct unw_table *t = b->t;
+	unsigned int cap;
+	struct unw_row *q;
+
+	if (t->n < b->cap)
+		return 0;
+	cap = b->cap ? b->cap * 2 : 1024;
+	if (cap > b->max)
+		cap = b->max;
+	q = realloc(t->rows, cap * sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	t->rows = q;
+	b->cap = cap;
+	return 0;
+}
 
 static int push_row(struct build *b, const struct unw_row *r)
 {
 	struct unw_table *t = b->t;
-	struct unw_row *q;
+	int err;
 
 	if (t->n) {
 		struct unw_row *last = &t->rows[t->n - 1];
@@ -59,23 +97,35 @@ static int push_row(struct build *b, const struct unw_row *r)
 			return 0;
 		}
 	}
-	if (t->n >= b->max) {
+	if (t->n >= b->max - 1) {	/* the last one is the end mark's */
 		t->capped = true;
 		return -E2BIG;
 	}
-	if (t->n == b->cap) {
-		unsigned int cap = b->cap ? b->cap * 2 : 1024;
-
-		if (cap > b->max)
-			cap = b->max;
-		q = realloc(t->rows, cap * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		t->rows = q;
-		b->cap = cap;
-	}
+	err = grow(b);
+	if (err)
+		return err;
 	t->rows[t->n++] = *r;
 	return 0;
+}
+
+/*
+ * A build that stopped early (the row cap, the time budget): from pc on,
+ * nothing is known, so frame pointers (without this mark the last row's
+ * rule would reach over the rest of the file). push_row() keeps room.
+ */
+static void push_end(struct build *b, __u64 pc)
+{
+	struct unw_table *t = b->t;
+
+	if (t->n && t->rows[t->n - 1].kind == UNW_NONE)
+		return;
+	if (t->n && t->rows[t->n - 1].pc == pc) {
+		t->rows[t->n - 1].kind = UNW_NONE;
+		return;
+	}
+	if (grow(b))
+		return;
+	t->rows[t->n++] = (struct unw_row){ .pc = (__u32)pc, .kind = UNW_NONE };
 }
 
 /* Is ops "CFA + off" (libdw: DW_OP_call_frame_cfa then an offset)? */
@@ -364,9 +414,19 @@ static int frame_starts(Elf *elf, const char *section_name, bool eh, __u64 **out
 			const uint8_t *p = e.fde.start;
 			__u64 loc = 0;
 
-			for (size_t i = 0; i < ncie; i++)
-				if (cies[i].off == e.fde.CIE_pointer)
-					enc = cies[i].enc;
+			/* the CIEs were met in file order: sorted by offset */
+			for (size_t lo = 0, hi = ncie; lo < hi;) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (cies[mid].off == e.fde.CIE_pointer) {
+					enc = cies[mid].enc;
+					break;
+				}
+				if (cies[mid].off < e.fde.CIE_pointer)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
 			if (enc < 0 || (enc & 0x70) > 0x10 || !(sz = enc_size(enc)) ||
 			    p + sz > e.fde.end)
 				continue;
@@ -417,6 +477,8 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 		     size_t why_len)
 {
 	struct build b = { .t = t, .max = max_rows ? max_rows : UNW_MAX_ROWS_PER_FILE };
+	__u64 t0 = now_ns(), stop = 0;
+	unsigned int calls = 0;
 	Dwarf_CFI *cfi, *dcfi = NULL;
 	Dwarf *dw = NULL;
 	__u64 *starts, *dstarts;
@@ -425,6 +487,8 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 	int err, derr;
 
 	memset(t, 0, sizeof(*t));
+	if (b.max < 2)
+		b.max = 2;
 	if (elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64) {
 		snprintf(why, why_len, "not a 64-bit ELF file");
 		return -EINVAL;
@@ -499,10 +563,19 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 		if (i && starts[i] == starts[i - 1])
 			continue;
 		t->fdes++;
-		while (pc < next) {
+		for (unsigned int rows = 0; pc < next; rows++) {
 			Dwarf_Frame *f;
 			Dwarf_Addr lo, hi;
 			bool sig;
+
+			if (rows == UNW_MAX_ROWS_PER_FDE) {
+				t->fallback++;	/* the rest: a gap row below */
+				break;
+			}
+			if (!(++calls % 256) && now_ns() - t0 > UNW_BUILD_NS) {
+				err = -ETIME;
+				break;
+			}
 
 			if (pc > UINT32_MAX) {
 				snprintf(why, why_len, "code above 4 GiB (0x%llx)",
@@ -523,12 +596,16 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 				break;
 			pc = hi;
 		}
+		if (err)
+			stop = pc;
 		/* a gap before the next FDE (or after the last): no CFI there */
 		if (!err && pc < next && pc <= UINT32_MAX) {
 			memset(&r, 0, sizeof(r));
 			r.pc = pc;
 			r.kind = UNW_NONE;
 			err = push_row(&b, &r);
+			if (err)
+				stop = pc;
 		}
 	}
 	if (cfi)
@@ -536,9 +613,16 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 	if (dw)
 		dwarf_end(dw);	/* and dcfi, which it owns */
 	free(starts);
-	if (err == -E2BIG) {
-		snprintf(why, why_len, "capped at %u rows", b.max);
-		return 0;	/* the rows so far are right: keep them */
+	if (err == -E2BIG || err == -ETIME) {
+		/* the rows so far are right: keep them, frame pointers after */
+		push_end(&b, stop);
+		t->capped = true;
+		if (err == -E2BIG)
+			snprintf(why, why_len, "capped at %u rows", b.max);
+		else
+			snprintf(why, why_len, "stopped after %llu s at 0x%llx",
+				 UNW_BUILD_NS / 1000000000ull, (unsigned long long)stop);
+		return 0;
 	}
 	if (err) {
 		if (err == -ENOMEM)

@@ -12,7 +12,11 @@
 #include <stddef.h>
 #include "abi/unwind_abi.h"
 
-/* Rows per file at most; a bigger file keeps the first ones (said). */
+/*
+ * Rows per file at most; a bigger file keeps the first ones, then a row
+ * of frame pointers for the rest (said in why). The same after 2 s of
+ * building (unwind_tables.c).
+ */
 #define UNW_MAX_ROWS_PER_FILE	(1u << 20)
 
 struct unw_table {
@@ -24,7 +28,8 @@ struct unw_table {
 		__u64 off, filesz, vaddr;
 	} load[4];
 	unsigned int nload;
-	bool capped;		/* UNW_MAX_ROWS_PER_FILE (or the caller's cap) hit */
+	bool capped;		/* UNW_MAX_ROWS_PER_FILE (or the caller's cap) hit, or
+				   the time budget: the last row, UNW_NONE, marks the rest */
 };
 
 /*

@@ -33,6 +33,12 @@ check_named_stacks() {
 	t_sleep=$(json_total offcpu_sleep_fn)
 	t_pipe=$(json_total offcpu_pipe_fn)
 	echo "workload: sleep ${sleep_us}us pipe ${pipe_us}us; tool: sleep ${t_sleep}us pipe ${t_pipe}us"
+	# shown when a check fails: the workload's records (a wait missing
+	# from them, once in about a hundred runs under load, is a lead of
+	# the CI issue) and the tool's loss counts
+	jq -c --argjson p "$WLPID" 'select(.type == "stack" and .pid == $p) |
+		{tid, count, total_us, user: .user_stack[0:2], kernel: .kernel_stack[2:4]}' "$TOOL_OUT"
+	grep -E 'events lost|stacks missed|updates dropped' "$TOOL_ERR" || true
 	# Off CPU at least for what was asked (n x 75 ms, n x 25 ms), at most for
 	# what the workload measured around its calls. Measured minus off-CPU
 	# is the calls' on-CPU part: tiny here, ~15% of the pipe's under qemu.

@@ -184,6 +184,8 @@ data_run() {
 	SENT=$((sent1 - sent0))
 	echo "client: $CLI; RetransSegs +$DELTA, of them sent $SENT; local failures machine-wide $(failed_count)"
 	cat "$TOOL_OUT"
+	# shown when a check fails: what the tool said of its losses
+	grep -E 'events lost|updates dropped|failed locally' "$TOOL_ERR" || true
 }
 
 # Retransmit attempts that failed in the sender's stack (-v says so at exit).

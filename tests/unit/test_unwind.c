@@ -256,6 +256,9 @@ static void test_broken(void **state)
 	assert_int_equal(unw_table__build_mem(buf, st.st_size, 100, &t, why, sizeof(why)), 0);
 	assert_true(t.capped);
 	assert_true(t.n <= 100);
+	/* and the rest of the file is marked unknown: frame pointers there */
+	assert_int_equal(t.rows[t.n - 1].kind, UNW_NONE);
+	assert_ptr_equal(unw_table__find(&t, 0xfffffff0), &t.rows[t.n - 1]);
 	unw_table__free(&t);
 	free(buf);
 	free(copy);
