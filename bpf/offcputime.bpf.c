@@ -13,15 +13,20 @@
 #include "bpf/filter.bpf.h"
 #include "bpf/loss.bpf.h"
 #include "bpf/procsnap.bpf.h"
+#include "bpf/unwind.bpf.h"
 
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
 #define PF_KTHREAD	0x00200000
+#ifndef EFAULT
 #define EFAULT		14
+#endif
 
 const volatile bool cfg_user_threads_only = false;
 const volatile bool cfg_kernel_threads_only = false;
 const volatile bool cfg_kernel_stacks = true;	/* false with -U */
 const volatile bool cfg_user_stacks = true;	/* false with -K */
+/* --unwind auto|dwarf: user stacks by .eh_frame tables, both stacks in unw_stacks */
+const volatile bool cfg_unwind_tables = false;
 const volatile bool cfg_state_filter = false;
 const volatile __u32 cfg_state_mask = 0;
 const volatile __u64 cfg_min_ns = 1000;
@@ -135,10 +140,13 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 	v->key.tgid = TASK_FIELD(btf, prev, tgid);
 	v->key.tid = tid;
 	/* sched_switch runs on the outgoing task: its stacks are current's */
-	v->key.kern_stack_id = cfg_kernel_stacks ? bpf_get_stackid(ctx, &stacks, 0) : -1;
+	v->key.kern_stack_id = !cfg_kernel_stacks ? -1 :
+			       cfg_unwind_tables ? unw_kernel_stack(ctx) :
+			       bpf_get_stackid(ctx, &stacks, 0);
 	v->key.user_stack_id = -EFAULT;
 	if (cfg_user_stacks && !kthread) {
-		v->key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		v->key.user_stack_id = cfg_unwind_tables ? unw_user_stack(v->key.tgid) :
+				       bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		/* an exiting task has no mappings left to snapshot */
 		if (!(flags & PF_EXITING))
 			procsnap_note(v->key.tgid);
@@ -216,6 +224,8 @@ TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, stru
 /* After an exec the mappings are new: snapshot again at the next switch. */
 TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
+	if (cfg_unwind_tables)
+		unw_exec(p);
 	return procsnap_exec(p);
 }
 

@@ -13,14 +13,19 @@
 #include "bpf/loss.bpf.h"
 #include "bpf/procsnap.bpf.h"
 #include "bpf/tp.bpf.h"
+#include "bpf/unwind.bpf.h"
 
+#ifndef EFAULT
 #define EFAULT		14
+#endif
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
 #define PF_KTHREAD	0x00200000
 
 const volatile bool cfg_include_idle = false;
 const volatile bool cfg_kernel_stacks = true;	/* false with -U */
 const volatile bool cfg_user_stacks = true;	/* false with -K */
+/* --unwind auto|dwarf: user stacks by .eh_frame tables, both stacks in unw_stacks */
+const volatile bool cfg_unwind_tables = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -57,10 +62,13 @@ int sample(struct bpf_perf_event_data *ctx)
 	 * -EFAULT is no stack to take: a sample in user mode has no kernel
 	 * stack, a kernel thread no user stack. Anything else is a loss.
 	 */
-	key.kern_stack_id = cfg_kernel_stacks ? bpf_get_stackid(ctx, &stacks, 0) : -EFAULT;
+	key.kern_stack_id = !cfg_kernel_stacks ? -EFAULT :
+			    cfg_unwind_tables ? unw_kernel_stack(ctx) :
+			    bpf_get_stackid(ctx, &stacks, 0);
 	key.user_stack_id = -EFAULT;
 	if (cfg_user_stacks && !kthread && (__u32)id) {
-		key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		key.user_stack_id = cfg_unwind_tables ? unw_user_stack(key.tgid) :
+				    bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		/* an exiting task has no mappings left to snapshot */
 		if (!(BPF_CORE_READ(t, flags) & PF_EXITING))
 			procsnap_note(key.tgid);
@@ -88,6 +96,8 @@ int sample(struct bpf_perf_event_data *ctx)
 
 TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
+	if (cfg_unwind_tables)
+		unw_exec(p);
 	return procsnap_exec(p);
 }
 

@@ -9,8 +9,8 @@
 #   scripts/deps.sh bench    build + test + benchmark packages
 set -e
 
-BUILD="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev make gcc pkg-config linux-libc-dev xxd"
-TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace python3 golang-go protobuf-compiler prometheus lintian curl man-db nodejs"
+BUILD="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev make gcc pkg-config linux-libc-dev xxd"
+TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace linux-perf xz-utils python3 golang-go protobuf-compiler prometheus lintian curl man-db nodejs"
 # The kernel matrix (tests/vm): qemu under TCG, a busybox initramfs, the
 # guest kernel's modules (depmod) and its BTF taken from the image.
 VM="qemu-system-x86 busybox-static kmod cpio lz4 zstd xz-utils binutils"

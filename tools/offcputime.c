@@ -25,6 +25,7 @@
 #include "syms/procsnap.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
+#include "syms/unwind.h"
 #include "out/window.h"
 #include "offcputime.h"
 #include "offcputime.skel.h"
@@ -40,6 +41,8 @@ static struct {
 	__u64 min_us, max_us;
 	bool max_set;
 	int storage, depth;
+	bool storage_set, depth_set;
+	enum unw_mode unwind;
 	const char *pprof;
 } cfg = {
 	.min_us = 1,
@@ -48,7 +51,7 @@ static struct {
 	.depth = OFFCPU_MAX_STACK_DEPTH,
 };
 
-enum { OPT_STATE = 0x100, OPT_STORAGE, OPT_DEPTH, OPT_PPROF };
+enum { OPT_STATE = 0x100, OPT_STORAGE, OPT_DEPTH, OPT_PPROF, OPT_UNWIND };
 
 static const char doc[] =
 "Summarize off-CPU time by stack trace.\n"
@@ -83,7 +86,8 @@ static const struct argp_option options[] = {
 	{ "max-block-time", 'M', "MAX_US", 0, "The amount of time in microseconds under which we store traces (default U64_MAX)", 0 },
 	{ "state", OPT_STATE, "MASK", 0, "Only tasks whose state has a bit of this mask (2: uninterruptible, killable included; 1: interruptible; 0: preempted)", 0 },
 	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
-	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127)", 0 },
+	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
+	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
 	{ "pprof", OPT_PPROF, "FILE", 0, "Write the stacks as a gzipped pprof profile to FILE instead of stdout", 0 },
 	{ 0 },
 };
@@ -124,10 +128,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_STORAGE:
 		cfg.storage = opts__num(arg, "stack storage size", 1, 1 << 24);
+		cfg.storage_set = true;
 		break;
 	case OPT_DEPTH:
 		/* the kernel's perf_event_max_stack default */
 		cfg.depth = opts__num(arg, "stack depth", 1, 127);
+		cfg.depth_set = true;
+		break;
+	case OPT_UNWIND:
+		cfg.unwind = unwinder__mode(arg);
 		break;
 	case OPT_PPROF:
 		if (!*arg)
@@ -158,6 +167,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 struct run {
 	struct offcputime_bpf *skel;
 	struct usyms *usyms;
+	struct unwinder *unw;	/* --unwind auto|dwarf: stacks in its unw_stacks */
+	struct unw_procsnap ps;	/* the ring buffer's callback's */
 	struct offcpu_collect c;
 	struct windows *windows;
 };
@@ -194,7 +205,7 @@ static int cmp_entry(const void *a, const void *b)
  * Kernel symbols for the addresses of these stacks only: all of kallsyms
  * is ~5 MB here, the names a report needs a few KiB.
  */
-static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n)
+static struct ksyms *load_ksyms(struct run *r, int stack_fd, const struct entry *e, __u32 n)
 {
 	struct stack_addrs a = { 0 };
 	struct ksyms *k;
@@ -207,7 +218,7 @@ static struct ksyms *load_ksyms(int stack_fd, const struct entry *e, __u32 n)
 	for (i = 0; i < n; i++)
 		if (e[i].k.kern_stack_id >= 0)
 			ids[nids++] = e[i].k.kern_stack_id;
-	stacks__addrs(stack_fd, ids, nids, cfg.depth, &a);
+	unwinder__stack_addrs(r->unw, stack_fd, ids, nids, cfg.depth, &a);
 	free(ids);
 	k = ksyms__load_for(a.v, a.n);
 	free(a.v);
@@ -260,7 +271,7 @@ static int report(void *ctx, FILE *out)
 	if (cfg.folded)
 		stacks__fold_countname(out, "us");
 	if (!cfg.user_stacks_only)
-		p.ksyms = load_ksyms(stack_fd, e, n);
+		p.ksyms = load_ksyms(r, stack_fd, e, n);
 
 	for (i = 0; i < n; i++) {
 		const struct offcpu_key *k = &e[i].k;
@@ -271,11 +282,11 @@ static int report(void *ctx, FILE *out)
 		memcpy(comm, k->comm, OFFCPU_COMM_LEN);
 		comm[OFFCPU_COMM_LEN] = '\0';
 		if (!cfg.user_stacks_only) {
-			stacks__read(stack_fd, k->kern_stack_id, kips, cfg.depth, &ks);
+			unwinder__stack(r->unw, stack_fd, k->kern_stack_id, kips, cfg.depth, &ks);
 			kp = &ks;
 		}
 		if (!cfg.kernel_stacks_only) {
-			stacks__read(stack_fd, k->user_stack_id, uips, cfg.depth, &us);
+			unwinder__stack(r->unw, stack_fd, k->user_stack_id, uips, cfg.depth, &us);
 			up = &us;
 		}
 		if (env.json) {
@@ -332,6 +343,7 @@ static struct offcpu_src pprof_src(const struct run *r)
 	return (struct offcpu_src){
 		.info_fd = bpf_map__fd(r->skel->maps.info),
 		.stacks_fd = bpf_map__fd(r->skel->maps.stacks),
+		.unw = r->unw,
 		.max_entries = r->c.max_keys,
 		.depth = cfg.depth,
 		.kernel_stacks = !cfg.user_stacks_only,
@@ -387,6 +399,48 @@ static void offcpu_profile(struct serve_req *req, void *ctx)
 	serve__defer(req, n * 1000, offcpu_later, snap, (void (*)(void *))offcpu_snap__free);
 }
 
+/*
+ * --unwind auto|dwarf, before load: the tables of -p's process built, the
+ * maps sized, the stack map at its smallest (unused).
+ */
+static int open_unwinder(struct run *r)
+{
+	enum unw_mode mode = cfg.kernel_stacks_only ? UNW_MODE_FP : cfg.unwind;
+
+	/* tp_btf and raw_tp programs have the same helpers */
+	if (unwinder__choose(mode, BPF_PROG_TYPE_RAW_TRACEPOINT) == UNW_MODE_FP)
+		return 0;
+	r->skel->rodata->cfg_unwind_tables = true;
+	/* the walk's depth: a stack is stored whole, and printed so unless asked */
+	if (!cfg.depth_set)
+		cfg.depth = UNW_MAX_FRAMES;
+	r->unw = unwinder__open(UNW_BPF_MAPS(r->skel), unwinder__pid(env.pid, env.tid),
+				cfg.storage_set ? cfg.storage : 0, env.verbose,
+				&r->skel->rodata->cfg_unw_rows);
+	if (!r->unw)
+		return -ENOMEM;
+	bpf_map__set_max_entries(r->skel->maps.stacks, 1);
+	return 0;
+}
+
+/* Between load and attach: -p's tables in BPF before its first switch. */
+static int unw_loaded(void *ctx)
+{
+	struct run *r = ctx;
+
+	unwinder__attach(r->unw, UNW_BPF_MAPS(r->skel), unwinder__pid(env.pid, env.tid));
+	return 0;
+}
+
+/* After every poll: the processes its events named get their tables now. */
+static bool after_poll(void *ctx)
+{
+	struct run *r = ctx;
+
+	unwinder__drain(r->unw);
+	return false;
+}
+
 /* offcputime's /metrics: the self-metrics only. */
 static void no_metrics(struct sbuf *b, void *ctx)
 {
@@ -440,10 +494,12 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(r.skel->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
 				 cfg.storage : OFFCPU_STACK_STORAGE);
 	err = tool__task_storage(r.skel->obj, r.skel->maps.start_task, r.skel->maps.start);
+	if (!err)
+		err = open_unwinder(&r);
 	if (err)
 		goto out;
 
-	err = tool__load_attach(r.skel->skeleton);
+	err = tool__load_attach_then(r.skel->skeleton, unw_loaded, &r);
 	if (err)
 		goto out;
 
@@ -455,7 +511,8 @@ int main(int argc, char **argv)
 	}
 	offcpu__init(&r.c, bpf_map__fd(r.skel->maps.info), &r.skel->bss->info_added,
 		     bpf_map__max_entries(r.skel->maps.info), r.usyms);
-	rb = tool__ringbuf(r.skel->maps.procsnap_events, procsnap__event, r.usyms);
+	r.ps = (struct unw_procsnap){ r.usyms, r.unw };
+	rb = tool__ringbuf(r.skel->maps.procsnap_events, unwinder__procsnap_event, &r.ps);
 	if (!rb) {
 		err = -errno;
 		goto out;
@@ -483,7 +540,7 @@ int main(int argc, char **argv)
 		msg__fail(err, "set up the windows");
 		goto out;
 	}
-	err = loop__ringbuf(rb, env.duration, 100, NULL, on_tick, &r);
+	err = loop__ringbuf(rb, env.duration, 100, r.unw ? after_poll : NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	tool__detach(r.skel->skeleton);
 	ring_buffer__consume(rb);
@@ -496,6 +553,8 @@ int main(int argc, char **argv)
 
 		l.map_full += r.c.fold_lost;
 		loss__report(&l, env.json);
+		if (r.unw && env.verbose)
+			unwinder__report(r.unw, &r.skel->bss->unw_counts);
 	}
 out:
 	prom__serve_stop();
@@ -505,6 +564,7 @@ out:
 	ring_buffer__free(rb);
 	windows__free(r.windows);
 	usyms__free(r.usyms);
+	unwinder__free(r.unw);
 	offcputime_bpf__destroy(r.skel);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

@@ -24,6 +24,7 @@
 #include "syms/procsnap.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
+#include "syms/unwind.h"
 #include "out/window.h"
 #include "profile.h"
 #include "profile.skel.h"
@@ -40,6 +41,8 @@ static struct {
 	bool delimited, folded, annotate;
 	bool off_cpu;
 	int storage, depth;
+	bool storage_set, depth_set;
+	enum unw_mode unwind;
 } cfg = {
 	.freq = 49,
 	.cpu = -1,
@@ -47,7 +50,7 @@ static struct {
 	.depth = PROFILE_MAX_STACK_DEPTH,
 };
 
-enum { OPT_STORAGE = 0x100, OPT_DEPTH, OPT_COUNT, OPT_OFF_CPU };
+enum { OPT_STORAGE = 0x100, OPT_DEPTH, OPT_COUNT, OPT_OFF_CPU, OPT_UNWIND };
 
 static const char doc[] =
 "Profile CPU usage by sampling stack traces at a timed interval.\n"
@@ -85,7 +88,8 @@ static const struct argp_option options[] = {
 	{ "annotations", 'a', NULL, 0, "Add _[k] annotations to kernel frames", 0 },
 	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "Also off-CPU time: one folded stream of microseconds, rooted at [on-cpu] or [off-cpu]", 0 },
 	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
-	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127)", 0 },
+	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
+	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers. Not with --off-cpu yet", 0 },
 	{ 0 },
 };
 
@@ -129,9 +133,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_STORAGE:
 		cfg.storage = opts__num(arg, "stack storage size", 1, 1 << 24);
+		cfg.storage_set = true;
 		break;
 	case OPT_DEPTH:
 		cfg.depth = opts__num(arg, "stack depth", 1, 127);
+		cfg.depth_set = true;
+		break;
+	case OPT_UNWIND:
+		cfg.unwind = unwinder__mode(arg);
 		break;
 	case ARGP_KEY_END:
 		if (cfg.user_stacks_only && cfg.kernel_stacks_only)
@@ -140,6 +149,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("-F and --count are mutually exclusive");
 		if (cfg.period)
 			cfg.freq = 0;
+		if (cfg.unwind != UNW_MODE_FP && cfg.off_cpu)
+			msg__usage("--unwind %s does not combine with --off-cpu yet",
+				   cfg.unwind == UNW_MODE_AUTO ? "auto" : "dwarf");
 		if (cfg.cpu >= libbpf_num_possible_cpus())
 			msg__usage("no CPU %d (this machine has %d)", cfg.cpu,
 				   libbpf_num_possible_cpus());
@@ -155,6 +167,8 @@ struct run {
 	struct offcputime_bpf *off;	/* --off-cpu */
 	struct offcpu_collect c;
 	struct usyms *usyms;
+	struct unwinder *unw;	/* --unwind auto|dwarf: stacks in its unw_stacks */
+	struct unw_procsnap ps;	/* the ring buffer's callback's */
 	int *pfds;		/* the perf events, one per CPU sampled */
 	int nr_pfds;
 	struct windows *windows;
@@ -323,7 +337,7 @@ static struct ksyms *load_ksyms(struct run *r, const struct entry *e, __u32 n)
 		for (i = 0; i < n; i++)
 			if (e[i].off == off && e[i].kern_stack_id >= 0)
 				ids[nids++] = e[i].kern_stack_id;
-		stacks__addrs(stack_fd(r, off), ids, nids, cfg.depth, &a);
+		unwinder__stack_addrs(off ? NULL : r->unw, stack_fd(r, off), ids, nids, cfg.depth, &a);
 	}
 	free(ids);
 	k = ksyms__load_for(a.v, a.n);
@@ -364,15 +378,17 @@ static int report(void *ctx, FILE *out)
 
 	for (i = 0; i < n; i++) {
 		int fd = stack_fd(r, e[i].off);
+		/* --off-cpu's stacks are offcputime's object's, walked by frame pointers */
+		struct unwinder *unw = e[i].off ? NULL : r->unw;
 		struct stack ks, us, *kp = NULL, *up = NULL;
 		struct json j;
 
 		if (!cfg.user_stacks_only) {
-			stacks__read(fd, e[i].kern_stack_id, kips, cfg.depth, &ks);
+			unwinder__stack(unw, fd, e[i].kern_stack_id, kips, cfg.depth, &ks);
 			kp = &ks;
 		}
 		if (!cfg.kernel_stacks_only) {
-			stacks__read(fd, e[i].user_stack_id, uips, cfg.depth, &us);
+			unwinder__stack(unw, fd, e[i].user_stack_id, uips, cfg.depth, &us);
 			up = &us;
 		}
 		if (env.json) {
@@ -441,6 +457,36 @@ static int open_off_cpu(struct run *r)
 	return tool__load_attach(o->skeleton);
 }
 
+/* --unwind auto|dwarf, before load: the tables of -p's process built, the maps sized. */
+static int open_unwinder(struct run *r)
+{
+	if (cfg.kernel_stacks_only)
+		cfg.unwind = UNW_MODE_FP;
+	cfg.unwind = unwinder__choose(cfg.unwind, BPF_PROG_TYPE_PERF_EVENT);
+	if (cfg.unwind == UNW_MODE_FP)
+		return 0;
+	r->skel->rodata->cfg_unwind_tables = true;
+	/* the walk's depth: a stack is stored whole, and printed so unless asked */
+	if (!cfg.depth_set)
+		cfg.depth = UNW_MAX_FRAMES;
+	r->unw = unwinder__open(UNW_BPF_MAPS(r->skel), unwinder__pid(env.pid, env.tid),
+				cfg.storage_set ? cfg.storage : 0, env.verbose,
+				&r->skel->rodata->cfg_unw_rows);
+	return r->unw ? 0 : -ENOMEM;
+}
+
+/*
+ * After every poll: the processes its events named get their tables now,
+ * not at the next tick (their samples walk frame pointers meanwhile).
+ */
+static bool after_poll(void *ctx)
+{
+	struct run *r = ctx;
+
+	unwinder__drain(r->unw);
+	return false;
+}
+
 static int tick(void *ctx)
 {
 	struct run *r = ctx;
@@ -481,14 +527,21 @@ int main(int argc, char **argv)
 	bpf_map__set_value_size(r.skel->maps.stacks, cfg.depth * sizeof(__u64));
 	bpf_map__set_max_entries(r.skel->maps.counts, cfg.storage > PROFILE_STACK_STORAGE ?
 				 cfg.storage : PROFILE_STACK_STORAGE);
+	err = open_unwinder(&r);
+	if (err)
+		goto out;
+	if (r.unw)	/* the stack map goes unused: its smallest */
+		bpf_map__set_max_entries(r.skel->maps.stacks, 1);
 
 	/* perf_event programs are attached below, one per CPU */
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)
 		goto out;
+	unwinder__attach(r.unw, UNW_BPF_MAPS(r.skel), unwinder__pid(env.pid, env.tid));
 	r.usyms = usyms__new(0);
-	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), procsnap__event,
-			      r.usyms, NULL);
+	r.ps = (struct unw_procsnap){ r.usyms, r.unw };
+	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), unwinder__procsnap_event,
+			      &r.ps, NULL);
 	if (!r.usyms || !rb) {
 		err = -errno ?: -ENOMEM;
 		msg__fail(err, "set up the symbolizer");
@@ -519,7 +572,7 @@ int main(int argc, char **argv)
 		msg__fail(err, "set up the windows");
 		goto out;
 	}
-	err = loop__ringbuf(rb, env.duration, 100, NULL, tick, &r);
+	err = loop__ringbuf(rb, env.duration, 100, r.unw ? after_poll : NULL, tick, &r);
 	/* stop counting while the report reads the maps */
 	detach_perf(&r);
 	if (r.off)
@@ -536,12 +589,15 @@ int main(int argc, char **argv)
 			l.map_full += r.off->bss->loss.map_full + r.c.fold_lost;
 		}
 		loss__report(&l, env.json);
+		if (r.unw && env.verbose)
+			unwinder__report(r.unw, &r.skel->bss->unw_counts);
 	}
 out:
 	detach_perf(&r);
 	ring_buffer__free(rb);
 	windows__free(r.windows);
 	usyms__free(r.usyms);
+	unwinder__free(r.unw);
 	offcputime_bpf__destroy(r.off);
 	profile_bpf__destroy(r.skel);
 	return err ? EXIT_FAIL : EXIT_OK;

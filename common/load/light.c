@@ -240,7 +240,8 @@ static int map_data(struct bpf_object_skeleton *s, const int *map_fds,
 	return err;
 }
 
-int light__load_attach(struct bpf_object_skeleton *s, bool raw)
+int light__load_attach(struct bpf_object_skeleton *s, bool raw, int (*then)(void *arg),
+		       void *arg)
 {
 	struct bpf_object *gen, *obj = *s->obj;
 	LIBBPF_OPTS(gen_loader_opts, g);
@@ -310,23 +311,6 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 		if (bpf_program__autoload(prog_at(obj, i)))
 			pfds[i] = j < nr_slots ? progs[j++].prog_fd : -1;
 	}
-	i = 0;
-	bpf_object__for_each_program(p, obj) {
-		/* perf_event programs are attached by the tool, to its own events */
-		if (bpf_program__autoload(p) && bpf_program__autoattach(p) &&
-		    bpf_program__type(p) != BPF_PROG_TYPE_PERF_EVENT) {
-			int lfd = pfds[i] < 0 ? -ENOENT : attach_one(p, pfds[i]);
-
-			if (lfd < 0) {
-				err = lfd;
-				msg__verbose("light loader: cannot attach %s: %s", bpf_program__name(p),
-					     strerror(-err));
-				goto out;
-			}
-			links[nl++] = lfd;
-		}
-		i++;
-	}
 	for (i = 0; i < nr_maps; i++)
 		fds[i] = maps[i].map_fd;
 	err = map_data(s, fds, obj);
@@ -344,6 +328,29 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw)
 		}
 		close(maps[i].map_fd);
 		maps[i++].map_fd = 0;
+	}
+	/* the maps filled before any program runs (bpf_map__fd() works from here) */
+	if (then) {
+		err = then(arg);
+		if (err)
+			goto out;
+	}
+	i = 0;
+	bpf_object__for_each_program(p, obj) {
+		/* perf_event programs are attached by the tool, to its own events */
+		if (bpf_program__autoload(p) && bpf_program__autoattach(p) &&
+		    bpf_program__type(p) != BPF_PROG_TYPE_PERF_EVENT) {
+			int lfd = pfds[i] < 0 ? -ENOENT : attach_one(p, pfds[i]);
+
+			if (lfd < 0) {
+				err = lfd;
+				msg__verbose("light loader: cannot attach %s: %s", bpf_program__name(p),
+					     strerror(-err));
+				goto out;
+			}
+			links[nl++] = lfd;
+		}
+		i++;
 	}
 	loaded[nr_loaded++] = (struct light_obj){
 		.obj = obj,

@@ -20,10 +20,13 @@
 
 /*
  * Load and attach skeleton s through the kernel's CO-RE, every _btf/_raw
- * pair on raw_tp when raw, else on tp_btf. 0, or -errno (nothing printed
- * but under -v; the object is as it was).
+ * pair on raw_tp when raw, else on tp_btf; then(arg) (may be NULL) once
+ * the maps are the object's, before any program is attached. 0, or -errno
+ * (nothing printed but under -v; the object is as it was, but for maps it
+ * has taken over when the attach failed).
  */
-int light__load_attach(struct bpf_object_skeleton *s, bool raw);
+int light__load_attach(struct bpf_object_skeleton *s, bool raw, int (*then)(void *arg),
+		       void *arg);
 /* Whether obj was loaded by the light loader. */
 bool light__loaded(const struct bpf_object *obj);
 /* Detach what the light loader attached of obj (the programs stay loaded). */

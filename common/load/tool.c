@@ -75,15 +75,15 @@ static const char *task_state(struct bpf_object *obj, bool all_btf, bool *all_ra
 }
 
 /* The light loader: tp_btf, else raw_tp for every pair. */
-static int light_load(struct bpf_object_skeleton *s)
+static int light_load(struct bpf_object_skeleton *s, int (*loaded)(void *arg), void *arg)
 {
 	bool raw = env.force_raw_tp || attach__env("BPFLITE_FORCE_RAW_TP"), all_raw;
 	const char *state = task_state(*s->obj, !raw, &all_raw);
-	int err = light__load_attach(s, raw || all_raw);
+	int err = light__load_attach(s, raw || all_raw, loaded, arg);
 
 	if (err && !raw && !all_raw && attach__pick(*s->obj, true)) {
 		state = task_state(*s->obj, false, &all_raw);
-		err = light__load_attach(s, true);
+		err = light__load_attach(s, true, loaded, arg);
 		if (!err)
 			attach__report(*s->obj, " (tp_btf failed to load)");
 	} else if (!err) {
@@ -108,12 +108,17 @@ static void verbose_maps(struct bpf_object *obj)
 
 int tool__load_attach(struct bpf_object_skeleton *s)
 {
+	return tool__load_attach_then(s, NULL, NULL);
+}
+
+int tool__load_attach_then(struct bpf_object_skeleton *s, int (*loaded)(void *arg), void *arg)
+{
 	const char *why = libbpf_reason(), *state;
 	bool all_raw;
 	int err;
 
 	if (!why) {
-		err = light_load(s);
+		err = light_load(s, loaded, arg);
 		if (!err) {
 			msg__verbose("loader: light (CO-RE relocations by the kernel)");
 			msg__verbose("attached (%s)", attach__mode());
@@ -140,6 +145,11 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 	if (err) {
 		attach__load_failed(err);
 		return err;
+	}
+	if (loaded) {
+		err = loaded(arg);
+		if (err)
+			return err;
 	}
 	err = bpf_object__attach_skeleton(s);
 	if (err) {

@@ -64,6 +64,12 @@ int tool__task_storage(struct bpf_object *obj, struct bpf_map *task_map, struct 
  * forms and map sizes; errors printed with hints. 0 or -errno.
  */
 int tool__load_attach(struct bpf_object_skeleton *s);
+/*
+ * The same, with loaded(arg) between the load and the attach, whichever
+ * the loader: the maps exist (bpf_map__fd()), no program runs yet (a
+ * process's unwinding tables go in before its first switch is seen).
+ */
+int tool__load_attach_then(struct bpf_object_skeleton *s, int (*loaded)(void *arg), void *arg);
 /* Detach every program, whichever loader attached them (the maps stay readable). */
 void tool__detach(struct bpf_object_skeleton *s);
 /* An iterator over a loaded SEC("iter/...") program: a readable fd, or -errno. */

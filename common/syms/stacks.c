@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "abi/unwind_abi.h"
 #include "out/esc.h"
 #include "run/msg.h"
 #include "syms/stacks.h"
@@ -52,6 +53,11 @@ const char *stacks__kernel_name(struct stack_printer *p, __u64 addr, char *buf, 
 const char *stacks__user_name(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf,
 			      size_t len)
 {
+	/* where the unwinder stopped short (abi/unwind_abi.h) */
+	if (addr == UNW_MARK_ERROR)
+		return "[unwind error]";
+	if (addr == UNW_MARK_TRUNCATED)
+		return "[truncated]";
 	if (!p->usyms) {
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 		return buf;
@@ -227,10 +233,25 @@ static int cmp_s32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int stacks__addrs_add(struct stack_addrs *a, const struct stack *s)
+{
+	unsigned long *q;
+
+	if (a->n + s->n > a->cap) {
+		q = realloc(a->v, (a->n + s->n) * 2 * sizeof(*a->v));
+		if (!q)
+			return -ENOMEM;
+		a->v = q;
+		a->cap = (a->n + s->n) * 2;
+	}
+	for (int j = 0; j < s->n; j++)
+		a->v[a->n++] = s->ips[j];
+	return 0;
+}
+
 int stacks__addrs(int stack_fd, __s32 *ids, size_t n, int depth, struct stack_addrs *a)
 {
 	__u64 *ips = calloc(depth > 0 ? depth : 1, sizeof(*ips));
-	unsigned long *q;
 	struct stack s;
 	size_t i;
 	int err = 0;
@@ -238,22 +259,12 @@ int stacks__addrs(int stack_fd, __s32 *ids, size_t n, int depth, struct stack_ad
 	if (!ips)
 		return -ENOMEM;
 	qsort(ids, n, sizeof(*ids), cmp_s32);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !err; i++) {
 		if (ids[i] < 0 || (i && ids[i] == ids[i - 1]))
 			continue;
 		if (stacks__read(stack_fd, ids[i], ips, depth, &s) || !s.n)
 			continue;
-		if (a->n + s.n > a->cap) {
-			q = realloc(a->v, (a->n + s.n) * 2 * sizeof(*a->v));
-			if (!q) {
-				err = -ENOMEM;
-				break;
-			}
-			a->v = q;
-			a->cap = (a->n + s.n) * 2;
-		}
-		for (int j = 0; j < s.n; j++)
-			a->v[a->n++] = ips[j];
+		err = stacks__addrs_add(a, &s);
 	}
 	free(ips);
 	return err;

@@ -22,7 +22,9 @@
  * "-                comm (pid)" and the count, as bcc prints.
  *
  * A missing stack is printed in-line as "[missed kernel stack]" or
- * "[missed user stack]"; the caller counts them (loss.stacks).
+ * "[missed user stack]"; the caller counts them (loss.stacks). A user
+ * stack the unwinder (unwind.h) stopped short ends in "[unwind error]",
+ * one longer than it walks in "[truncated]".
  * The tool's own BPF frames (bpf_prog_*, bpf_trace_run*, the
  * __bpf_trace_* trampolines) are dropped from kernel stacks.
  */
@@ -96,6 +98,8 @@ struct stack_addrs {
  * every kernel frame of a report. 0 or -ENOMEM (a keeps what was read).
  */
 int stacks__addrs(int stack_fd, __s32 *ids, size_t n, int depth, struct stack_addrs *a);
+/* Append one stack's addresses to a: 0 or -ENOMEM. */
+int stacks__addrs_add(struct stack_addrs *a, const struct stack *s);
 /* One frame's name as the printer writes it (before escaping), in buf. */
 const char *stacks__kernel_name(struct stack_printer *p, __u64 addr, char *buf, size_t len);
 const char *stacks__user_name(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf,

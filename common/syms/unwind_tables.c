@@ -31,10 +31,6 @@
 #define DW_RSP	7
 #define DW_RA	16
 
-struct fde_start {
-	__u64 pc;
-};
-
 /*
  * libdw evaluates a function's CFI from its start for each row asked, so
  * a function's rows cost the square of its length: past this many rows
@@ -220,7 +216,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
- * The section called name (of type SHT_PROGBITS when data), its header in
+ * The section called name (with data: of type SHT_PROGBITS, or
+ * SHT_X86_64_UNWIND, as lld types .eh_frame and .eh_frame_hdr), its header in
  * *sh: its data (NULL when empty), else NULL with sh zeroed.
  */
 static Elf_Data *section(Elf *elf, const char *name, bool data, GElf_Shdr *sh)
@@ -241,7 +238,7 @@ static Elf_Data *section(Elf *elf, const char *name, bool data, GElf_Shdr *sh)
 			continue;
 		if (!data)
 			return NULL;
-		if (sh->sh_type != SHT_PROGBITS)
+		if (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_X86_64_UNWIND)
 			break;
 		return elf_getdata(scn, NULL);
 	}
@@ -637,14 +634,12 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 	return 0;
 }
 
-int unw_table__build(int fd, unsigned int max_rows, struct unw_table *t, char *why,
-		     size_t why_len)
+/* elf's table (NULL: not an ELF file), elf ended. */
+static int build_from(Elf *elf, unsigned int max_rows, struct unw_table *t, char *why,
+		      size_t why_len)
 {
-	Elf *elf;
 	int err;
 
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
 		snprintf(why, why_len, "not an ELF file: %s", elf_errmsg(-1));
 		memset(t, 0, sizeof(*t));
@@ -655,22 +650,18 @@ int unw_table__build(int fd, unsigned int max_rows, struct unw_table *t, char *w
 	return err;
 }
 
+int unw_table__build(int fd, unsigned int max_rows, struct unw_table *t, char *why,
+		     size_t why_len)
+{
+	elf_version(EV_CURRENT);
+	return build_from(elf_begin(fd, ELF_C_READ_MMAP, NULL), max_rows, t, why, why_len);
+}
+
 int unw_table__build_mem(const void *buf, size_t len, unsigned int max_rows,
 			 struct unw_table *t, char *why, size_t why_len)
 {
-	Elf *elf;
-	int err;
-
 	elf_version(EV_CURRENT);
-	elf = elf_memory((char *)buf, len);
-	if (!elf) {
-		snprintf(why, why_len, "not an ELF file: %s", elf_errmsg(-1));
-		memset(t, 0, sizeof(*t));
-		return -EINVAL;
-	}
-	err = build_elf(elf, max_rows, t, why, why_len);
-	elf_end(elf);
-	return err;
+	return build_from(elf_memory((char *)buf, len), max_rows, t, why, why_len);
 }
 
 void unw_table__free(struct unw_table *t)

@@ -85,6 +85,7 @@ strace-lite	2	needs -c	--serve 0 -p $$
 offcputime-lite	2	invalid state mask: 'abc' is not a number	--state abc
 offcputime-lite	2	invalid state mask: 0x10000	--state 0x10000
 offcputime-lite	2	minimum block time \(-m 10\) is above the maximum \(-M 5\)	-m 10 -M 5
+offcputime-lite	2	--unwind: auto, dwarf or fp, not 'x'	--unwind x
 offcputime-lite	2	PID 999999999: no such process	-p 999999999
 offcputime-lite	2	TID 999999999: no such process	-t 999999999
 offcputime-lite	2	-u and -k are mutually exclusive	-u -k
@@ -123,6 +124,8 @@ profile-lite	2	no CPU 4096	-C 4096
 profile-lite	2	PID 999999999: no such process	-p 999999999
 profile-lite	2	invalid stack storage size: 0	--stack-storage-size 0
 profile-lite	2	invalid duration: 'x' is not a number	x
+profile-lite	2	--unwind: auto, dwarf or fp, not 'frames'	--unwind frames
+profile-lite	2	--unwind dwarf does not combine with --off-cpu yet	--unwind dwarf --off-cpu
 flamegraph-lite	1	failed to open /nonexistent/none: No such file	/nonexistent/none
 flamegraph-lite	1	failed to read /: Is a directory	/
 flamegraph-lite	2	invalid width: 10	--width 10 "$F"

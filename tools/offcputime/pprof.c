@@ -11,6 +11,7 @@
 #include "offcputime.h"
 #include "serve/pprof.h"
 #include "syms/stacks.h"
+#include "syms/unwind.h"
 
 #define NAME_LEN 512
 
@@ -150,7 +151,7 @@ static void kernel_frames(struct render *r, const struct snap_ent *e)
 	struct stack s;
 	int i;
 
-	stacks__read(r->src->stacks_fd, e->kern_stack_id, r->ips, r->src->depth, &s);
+	unwinder__stack(r->src->unw, r->src->stacks_fd, e->kern_stack_id, r->ips, r->src->depth, &s);
 	if (s.missed)
 		add_loc(r, 0, 0, "[missed kernel stack]");
 	for (i = 0; i < s.n; i++) {
@@ -176,7 +177,7 @@ static void user_frames(struct render *r, const struct snap_ent *e)
 	__u64 map;
 	int i;
 
-	stacks__read(r->src->stacks_fd, e->user_stack_id, r->ips, r->src->depth, &s);
+	unwinder__stack(r->src->unw, r->src->stacks_fd, e->user_stack_id, r->ips, r->src->depth, &s);
 	if (s.missed)
 		add_loc(r, 0, 0, "[missed user stack]");
 	for (i = 0; i < s.n; i++) {
@@ -201,7 +202,7 @@ static void kernel_symbols(struct render *r, const struct offcpu_snap *end)
 		return;
 	for (i = 0; i < end->n; i++)
 		ids[i] = end->e[i].kern_stack_id;
-	stacks__addrs(r->src->stacks_fd, ids, end->n, r->src->depth, &a);
+	unwinder__stack_addrs(r->src->unw, r->src->stacks_fd, ids, end->n, r->src->depth, &a);
 	free(ids);
 	if (a.n) {
 		r->kstart = r->klimit = a.v[0];

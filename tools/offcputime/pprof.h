@@ -40,10 +40,13 @@
 #include <linux/types.h>
 #include "syms/syms.h"
 
+struct unwinder;
+
 /* What the profile is read from: the tool's maps and symbolizer. */
 struct offcpu_src {
 	int info_fd;			/* info: struct offcpu_key -> struct offcpu_val */
 	int stacks_fd;			/* stacks: BPF_MAP_TYPE_STACK_TRACE */
+	struct unwinder *unw;		/* set: the stacks are its (syms/unwind.h), not stacks_fd's */
 	__u32 max_entries;		/* info's */
 	int depth;			/* frames per stack (the stack map's value size / 8) */
 	bool kernel_stacks, user_stacks;	/* collected (-U, -K turn one off) */
