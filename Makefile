@@ -128,6 +128,7 @@ check-static: all
 #   make soak   root, outside CI: long churn, ring memory, then the benchmarks
 .PHONY: check smoke soak print-tools print-bpf-tools
 check: deps
+	@scripts/deps.sh check
 	@$(MAKE) --no-print-directory CI=true all
 	@$(MAKE) --no-print-directory CI=true -f tests/Makefile.tests all
 	@tests/run.sh check

@@ -26,7 +26,6 @@ const volatile bool cfg_kernel_threads_only = false;
 const volatile bool cfg_kernel_stacks = true;	/* false with -U */
 const volatile bool cfg_user_stacks = true;	/* false with -K */
 /* --unwind auto|dwarf: user stacks by .eh_frame tables, both stacks in unw_stacks */
-const volatile bool cfg_unwind_tables = false;
 const volatile bool cfg_state_filter = false;
 const volatile __u32 cfg_state_mask = 0;
 const volatile __u64 cfg_min_ns = 1000;

@@ -25,7 +25,6 @@ const volatile bool cfg_include_idle = false;
 const volatile bool cfg_kernel_stacks = true;	/* false with -U */
 const volatile bool cfg_user_stacks = true;	/* false with -K */
 /* --unwind auto|dwarf: user stacks by .eh_frame tables, both stacks in unw_stacks */
-const volatile bool cfg_unwind_tables = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

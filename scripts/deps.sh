@@ -6,11 +6,13 @@
 #   scripts/deps.sh          build + test packages (the kernel matrix's too)
 #   scripts/deps.sh vm       what the kernel matrix (tests/vm) needs
 #   scripts/deps.sh build    build packages only
+#   scripts/deps.sh check    build + what make check runs (unit tests, bats)
 #   scripts/deps.sh bench    build + test + benchmark packages
 set -e
 
 BUILD="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev make gcc pkg-config linux-libc-dev xxd"
-TEST="bats jq libcmocka-dev iproute2 nftables util-linux libxml2-utils bpftrace strace linux-perf xz-utils python3 golang-go protobuf-compiler prometheus lintian curl man-db nodejs"
+CHECK="bats jq libcmocka-dev util-linux"
+TEST="$CHECK iproute2 nftables libxml2-utils bpftrace strace linux-perf xz-utils python3 golang-go protobuf-compiler prometheus lintian curl man-db nodejs"
 # The kernel matrix (tests/vm): qemu under TCG, a busybox initramfs, the
 # guest kernel's modules (depmod) and its BTF taken from the image.
 VM="qemu-system-x86 busybox-static kmod cpio lz4 zstd xz-utils binutils"
@@ -18,11 +20,12 @@ BENCH="hyperfine linux-perf time"
 
 case "${1:-test}" in
 build) want="$BUILD" ;;
+check) want="$BUILD $CHECK" ;;
 test) want="$BUILD $TEST $VM" ;;
 vm) want="$VM" ;;
 bench) want="$BUILD $TEST $BENCH" ;;
 browser) want="chromium" ;;
-*) echo "usage: $0 [build|test|vm|bench|browser]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|check|test|vm|bench|browser]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -405,22 +405,13 @@ static void offcpu_profile(struct serve_req *req, void *ctx)
  */
 static int open_unwinder(struct run *r)
 {
-	enum unw_mode mode = cfg.kernel_stacks_only ? UNW_MODE_FP : cfg.unwind;
-
 	/* tp_btf and raw_tp programs have the same helpers */
-	if (unwinder__choose(mode, BPF_PROG_TYPE_RAW_TRACEPOINT) == UNW_MODE_FP)
-		return 0;
-	r->skel->rodata->cfg_unwind_tables = true;
-	/* the walk's depth: a stack is stored whole, and printed so unless asked */
-	if (!cfg.depth_set)
-		cfg.depth = UNW_MAX_FRAMES;
-	r->unw = unwinder__open(UNW_BPF_MAPS(r->skel), unwinder__pid(env.pid, env.tid),
-				cfg.storage_set ? cfg.storage : 0, env.verbose,
-				&r->skel->rodata->cfg_unw_rows);
-	if (!r->unw)
-		return -ENOMEM;
-	bpf_map__set_max_entries(r->skel->maps.stacks, 1);
-	return 0;
+	struct unw_start s = { cfg.kernel_stacks_only ? UNW_MODE_FP : cfg.unwind,
+			       BPF_PROG_TYPE_RAW_TRACEPOINT, cfg.storage_set ? cfg.storage : 0,
+			       &cfg.depth, cfg.depth_set };
+
+	cfg.unwind = unwinder__start(&s, UNW_BPF_MAPS(r->skel), &r->unw);
+	return cfg.unwind == UNW_MODE_FP || r->unw ? 0 : -ENOMEM;
 }
 
 /* Between load and attach: -p's tables in BPF before its first switch. */
@@ -428,7 +419,7 @@ static int unw_loaded(void *ctx)
 {
 	struct run *r = ctx;
 
-	unwinder__attach(r->unw, UNW_BPF_MAPS(r->skel), unwinder__pid(env.pid, env.tid));
+	unwinder__attach(r->unw, UNW_BPF_MAPS(r->skel));
 	return 0;
 }
 

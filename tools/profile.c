@@ -460,19 +460,12 @@ static int open_off_cpu(struct run *r)
 /* --unwind auto|dwarf, before load: the tables of -p's process built, the maps sized. */
 static int open_unwinder(struct run *r)
 {
-	if (cfg.kernel_stacks_only)
-		cfg.unwind = UNW_MODE_FP;
-	cfg.unwind = unwinder__choose(cfg.unwind, BPF_PROG_TYPE_PERF_EVENT);
-	if (cfg.unwind == UNW_MODE_FP)
-		return 0;
-	r->skel->rodata->cfg_unwind_tables = true;
-	/* the walk's depth: a stack is stored whole, and printed so unless asked */
-	if (!cfg.depth_set)
-		cfg.depth = UNW_MAX_FRAMES;
-	r->unw = unwinder__open(UNW_BPF_MAPS(r->skel), unwinder__pid(env.pid, env.tid),
-				cfg.storage_set ? cfg.storage : 0, env.verbose,
-				&r->skel->rodata->cfg_unw_rows);
-	return r->unw ? 0 : -ENOMEM;
+	struct unw_start s = { cfg.kernel_stacks_only ? UNW_MODE_FP : cfg.unwind,
+			       BPF_PROG_TYPE_PERF_EVENT, cfg.storage_set ? cfg.storage : 0,
+			       &cfg.depth, cfg.depth_set };
+
+	cfg.unwind = unwinder__start(&s, UNW_BPF_MAPS(r->skel), &r->unw);
+	return cfg.unwind == UNW_MODE_FP || r->unw ? 0 : -ENOMEM;
 }
 
 /*
@@ -530,14 +523,12 @@ int main(int argc, char **argv)
 	err = open_unwinder(&r);
 	if (err)
 		goto out;
-	if (r.unw)	/* the stack map goes unused: its smallest */
-		bpf_map__set_max_entries(r.skel->maps.stacks, 1);
 
 	/* perf_event programs are attached below, one per CPU */
 	err = tool__load_attach(r.skel->skeleton);
 	if (err)
 		goto out;
-	unwinder__attach(r.unw, UNW_BPF_MAPS(r.skel), unwinder__pid(env.pid, env.tid));
+	unwinder__attach(r.unw, UNW_BPF_MAPS(r.skel));
 	r.usyms = usyms__new(0);
 	r.ps = (struct unw_procsnap){ r.usyms, r.unw };
 	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), unwinder__procsnap_event,

@@ -69,14 +69,15 @@ struct {
 
 /*
  * The stack being built, as its parts; flat holds a kernel stack as the
- * helper writes it. Frame i of a walk is word (i / 16) * 19 + i % 16.
+ * helper writes it. Frame i of a walk is word (i / 16) * 18 + i % 16.
  */
 struct unw_scratch {
-	struct unw_part p[UNW_MAX_PARTS];	/* 152 words */
+	struct unw_part p[UNW_MAX_PARTS];	/* 144 words */
 	__u64 flat[128];			/* the masks below stay inside */
 };
 
 #define UNW_PART_WORDS	(sizeof(struct unw_part) / 8)
+_Static_assert(sizeof(struct unw_scratch) / 8 > 255, "a slot masked by 255 stays in the scratch");
 #define UNW_SLOT(i)	((((i) >> 4) * UNW_PART_WORDS + ((i) & 15)) & 255)
 
 struct {
@@ -107,11 +108,11 @@ struct unw_walk {
 	__u64 hash;
 	__u32 nr, slot;		/* the process's mappings (unw_proc) */
 	__u32 rows;		/* unw_rows' size */
-	bool fp_step;		/* the last step was by frame pointers: its pc may be junk */
 };
 
 
-/* unw_rows' size, set by user space */
+/* Set by user space: walk by the tables, of unw_rows' size */
+const volatile bool cfg_unwind_tables = false;
 const volatile __u32 cfg_unw_rows = 1;
 
 static __always_inline long unw_cnt(__u64 *c)
@@ -241,7 +242,7 @@ static long unw_step(__u32 i, void *vctx)
 	/*
 	 * Slots through a mask, where they are written: the compiler may test
 	 * the bound on a copy of i, which 6.1's verifier does not carry over.
-	 * The scratch is 280 words: the mask (255) cannot leave the value.
+	 * The scratch is 272 words: the mask (255) cannot leave the value.
 	 */
 	slot = (__u64 *)s;
 	idx = i;
@@ -301,7 +302,6 @@ static long unw_step(__u32 i, void *vctx)
 		if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)))
 			goto fail;
 		unw_cnt(&unw_counts.fp_frames);
-		w->fp_step = true;
 		goto next;
 	}
 	if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)))
@@ -311,7 +311,6 @@ static long unw_step(__u32 i, void *vctx)
 	    bpf_probe_read_user(&bp, sizeof(bp), (void *)(cfa + (__s64)r->rbp_off8 * 8)))
 		goto fail;
 	unw_cnt(&unw_counts.dwarf_frames);
-	w->fp_step = false;
 next:
 	if (!ra)
 		return 1;

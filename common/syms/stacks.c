@@ -202,20 +202,21 @@ void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 	}
 }
 
+bool stacks__begin(struct stack *s, __s32 id, __u64 *ips)
+{
+	s->ips = ips;
+	s->n = 0;
+	/* -EFAULT: no stack to take (a kernel thread's user stack), not a loss */
+	s->missed = id < 0 && id != -EFAULT;
+	return id >= 0;
+}
+
 int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s)
 {
 	int n = 0;
 
-	s->ips = ips;
-	s->n = 0;
-	s->missed = false;
-	/* -EFAULT: no stack to take (a kernel thread's user stack), not a loss */
-	if (id == -EFAULT)
+	if (!stacks__begin(s, id, ips))
 		return 0;
-	if (id < 0) {
-		s->missed = true;
-		return 0;
-	}
 	if (bpf_map_lookup_elem(map_fd, &id, ips)) {
 		s->missed = true;
 		return -errno;

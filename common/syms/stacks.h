@@ -83,6 +83,12 @@ void stacks__print_user(struct stack_printer *p, FILE *f, pid_t tgid, const stru
 /* The same record as JSON fields: "kernel_stack":[...], "user_stack":[...]. */
 void stacks__json(struct stack_printer *p, struct json *j, pid_t tgid,
 		  const struct stack *kstack, const struct stack *ustack);
+/*
+ * A read of stack id into ips begun: s empty, and false when there is
+ * nothing to read (-EFAULT: no stack taken, a kernel thread's user stack;
+ * another negative id: lost, s->missed).
+ */
+bool stacks__begin(struct stack *s, __s32 id, __u64 *ips);
 /* Read stack id from a BPF stack map fd into ips (max frames); fills s. */
 int stacks__read(int map_fd, __s32 id, __u64 *ips, int max, struct stack *s);
 /* Addresses read from a stack map, to load only the kernel symbols a report needs. */

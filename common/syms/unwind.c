@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include "out/esc.h"
 #include "run/msg.h"
+#include "run/opts.h"
 #include "syms/procsnap.h"
 #include "syms/safeopen.h"
 #include "syms/stacks.h"
@@ -104,6 +105,7 @@ struct unwinder {
 	int rows_fd, maps_fd, procs_fd, stacks_fd;
 	__u32 rows_cap, rows_used;
 	__u32 stacks_cap;		/* unw_stacks' size */
+	pid_t pid;			/* -p/-t's process, 0: system-wide */
 	bool verbose, rows_full_said;
 	unsigned long long build_ns;
 	long long budget_ns;		/* unwinder__drain()'s, refilled ... */
@@ -375,20 +377,30 @@ static unsigned int size_maps(struct unwinder *u, const struct unw_bpf_maps *m, 
 	return need;
 }
 
-struct unwinder *unwinder__open(const struct unw_bpf_maps *m, pid_t pid, unsigned int nstacks,
-				bool verbose, __u32 *bpf_rows)
+enum unw_mode unwinder__start(const struct unw_start *s, const struct unw_bpf_maps *m,
+			      struct unwinder **u)
 {
-	struct unwinder *u = unwinder__new(verbose);
+	enum unw_mode mode = unwinder__choose(s->mode, s->prog_type);
 
-	if (!u) {
+	*u = NULL;
+	if (mode == UNW_MODE_FP)
+		return mode;
+	*u = unwinder__new(env.verbose);
+	if (!*u) {
 		msg__fail(-ENOMEM, "set up the unwinder");
-		return NULL;
+		return mode;
 	}
-	*bpf_rows = size_maps(u, m, pid, nstacks);
-	return u;
+	*m->tables = true;
+	(*u)->pid = env.pid ? env.pid : env.tid ? unwinder__tgid(env.tid) : 0;
+	*m->nrows = size_maps(*u, m, (*u)->pid, s->nstacks);
+	bpf_map__set_max_entries(m->fp_stacks, 1);
+	/* a stack is stored whole, and printed so unless asked */
+	if (!s->depth_set)
+		*s->depth = UNW_MAX_FRAMES;
+	return mode;
 }
 
-void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m, pid_t pid)
+void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m)
 {
 	if (!u)
 		return;
@@ -407,8 +419,8 @@ void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m, pid_t pi
 	u->maps_fd = bpf_map__fd(m->maps);
 	u->procs_fd = bpf_map__fd(m->procs);
 	u->stacks_fd = bpf_map__fd(m->stacks);
-	if (pid)
-		unwinder__add_pid(u, pid);
+	if (u->pid)
+		unwinder__add_pid(u, u->pid);
 }
 
 /*
@@ -514,6 +526,15 @@ int unwinder__add_pid(struct unwinder *u, pid_t pid)
 
 void unwinder__queue(struct unwinder *u, pid_t tgid)
 {
+	struct unw_proc proc;
+	__u32 key = tgid;
+
+	/*
+	 * A process whose list BPF holds (pushed since the sample, or -p's at
+	 * start, named by every sample before it was pushed) is not read again.
+	 */
+	if (u->procs_fd >= 0 && !bpf_map_lookup_elem(u->procs_fd, &key, &proc))
+		return;
 	if (!u->queue && !(u->queue = calloc(UNW_QUEUE, sizeof(*u->queue))))
 		return;
 	for (__u32 i = 0; i < u->nqueue; i++)
@@ -579,15 +600,8 @@ int unwinder__read(struct unwinder *u, __s32 id, __u64 *ips, int max, struct sta
 	__u64 hash = 0;
 	int n = 0;
 
-	s->ips = ips;
-	s->n = 0;
-	s->missed = false;
-	if (id == -EFAULT)
+	if (!stacks__begin(s, id, ips))
 		return 0;
-	if (id < 0) {
-		s->missed = true;
-		return 0;
-	}
 	for (k.part = 0; k.part < np; k.part++) {
 		if (bpf_map_lookup_elem(u->stacks_fd, &k, &v) ||
 		    (k.part && v.hash != hash)) {
@@ -683,7 +697,3 @@ pid_t unwinder__tgid(pid_t tid)
 	return tgid;
 }
 
-pid_t unwinder__pid(pid_t pid, pid_t tid)
-{
-	return pid ? pid : tid ? unwinder__tgid(tid) : 0;
-}

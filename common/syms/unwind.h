@@ -17,7 +17,7 @@ struct stack;
 struct stack_addrs;
 struct unwinder;
 
-/* Kernel memory defaults (the maps' sizes, see unwinder__open()). */
+/* Kernel memory defaults (the maps' sizes, see unwinder__start()). */
 #define UNW_ROWS_DEFAULT	(256u << 10)	/* 2 MiB of rows, system-wide */
 #define UNW_PROCS_DEFAULT	128		/* 256 KiB of mapping lists */
 #define UNW_STACKS_DEFAULT	2048		/* 4096 parts of 16 frames: ~600 KiB */
@@ -35,24 +35,39 @@ enum unw_mode unwinder__mode(const char *arg);
  */
 enum unw_mode unwinder__choose(enum unw_mode mode, int prog_type);
 
-/* A skeleton's maps of common/bpf/unwind.bpf.h, by their names there. */
-struct unw_bpf_maps {
-	struct bpf_map *rows, *maps, *procs, *stacks;
-};
-#define UNW_BPF_MAPS(skel)						\
-	(&(struct unw_bpf_maps){ (skel)->maps.unw_rows, (skel)->maps.unw_maps,	\
-				 (skel)->maps.unw_procs, (skel)->maps.unw_stacks })
 /*
- * Before load: the tables of pid's files built (pid 0: system-wide, built
- * as processes are queued), the maps sized for them and for what appears
- * later, nstacks stacks (0: the default); the rows they hold in
- * *bpf_rows (the program's cfg_unw_rows). NULL, and said, when out of
- * memory.
+ * A skeleton's maps and settings of common/bpf/unwind.bpf.h, by their
+ * names there, and its stack map (stacks, unused with tables).
  */
-struct unwinder *unwinder__open(const struct unw_bpf_maps *m, pid_t pid, unsigned int nstacks,
-				bool verbose, __u32 *bpf_rows);
-/* After load (u may be NULL): the maps' fds, and pid's list pushed (pid 0: none). */
-void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m, pid_t pid);
+struct unw_bpf_maps {
+	struct bpf_map *rows, *maps, *procs, *stacks, *fp_stacks;
+	bool *tables;		/* cfg_unwind_tables */
+	__u32 *nrows;		/* cfg_unw_rows */
+};
+#define UNW_BPF_MAPS(skel)							\
+	(&(struct unw_bpf_maps){ (skel)->maps.unw_rows, (skel)->maps.unw_maps,		\
+				 (skel)->maps.unw_procs, (skel)->maps.unw_stacks,	\
+				 (skel)->maps.stacks, &(skel)->rodata->cfg_unwind_tables, \
+				 &(skel)->rodata->cfg_unw_rows })
+/* What a tool asks of --unwind. */
+struct unw_start {
+	enum unw_mode mode;	/* --unwind; UNW_MODE_FP when no user stack is taken */
+	int prog_type;		/* the walking programs' (enum bpf_prog_type) */
+	unsigned int nstacks;	/* stacks to hold, 0: the default */
+	int *depth;		/* the depth printed: the walk's unless depth_set */
+	bool depth_set;
+};
+/*
+ * Before load: the mode the kernel allows (unwinder__choose()), returned;
+ * for tables, the tables of -p/-t's process's files built (system-wide:
+ * built as processes are queued), the maps sized for them and for what
+ * appears later, the programs told, and the unwinder in *u (NULL, and
+ * said, when out of memory: the tool fails).
+ */
+enum unw_mode unwinder__start(const struct unw_start *s, const struct unw_bpf_maps *m,
+			      struct unwinder **u);
+/* After load (u may be NULL): the maps' fds, and -p/-t's process's list pushed. */
+void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m);
 void unwinder__free(struct unwinder *u);
 /* Push pid's mappings (and any table not yet pushed). 0 or -errno. */
 int unwinder__add_pid(struct unwinder *u, pid_t pid);
@@ -93,7 +108,5 @@ int unwinder__stack_addrs(struct unwinder *u, int map_fd, __s32 *ids, size_t n, 
 void unwinder__report(struct unwinder *u, const struct unw_counts *c);
 /* The process of thread tid (0: gone). */
 pid_t unwinder__tgid(pid_t tid);
-/* The process a tool traces: pid (-p), else tid's (-t), else 0 (system-wide). */
-pid_t unwinder__pid(pid_t pid, pid_t tid);
 
 #endif

@@ -383,6 +383,7 @@ check_mutex() {
 
 @test "dstate: agrees with the classic sched_switch tracepoint (bpftrace) on the vfork parent's D switches" {
 	command -v bpftrace >/dev/null || skip "no bpftrace"
+	ensure_tracefs
 	local go bt=$BATS_TEST_TMPDIR/bt.out n
 	go=$(make_go)
 	"$WL/dwait" -V -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
