@@ -37,7 +37,7 @@ INCLUDES := -I$(OUT) -Icommon -Ibpf -Ivmlinux/$(ARCH)
 USER_INCLUDES := -I$(OUT) -Icommon -Ibpf -Itools
 # Static: one file that runs on any x86_64 host with a BTF kernel.
 LDFLAGS ?=
-LDLIBS := -static -lbpf -ldw -lelf -lz -lzstd -llzma -lbz2 -lm
+LDLIBS := -static -lbpf -ldw -lelf -lz -lzstd -llzma -lbz2 -liberty -lm
 
 # common/<layer>/*.c: the library every tool links (docs/DESIGN.md, "Layout").
 COMMON_SRC := $(wildcard common/*/*.c)

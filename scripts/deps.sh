@@ -10,8 +10,8 @@
 #   scripts/deps.sh bench    build + test + benchmark packages
 set -e
 
-BUILD="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev make gcc pkg-config linux-libc-dev xxd"
-CHECK="bats jq libcmocka-dev util-linux"
+BUILD="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev libiberty-dev make gcc pkg-config linux-libc-dev xxd"
+CHECK="bats jq libcmocka-dev util-linux g++"
 TEST="$CHECK iproute2 nftables libxml2-utils bpftrace strace linux-perf xz-utils python3 golang-go protobuf-compiler prometheus lintian curl man-db nodejs"
 # The kernel matrix (tests/vm): qemu under TCG, a busybox initramfs, the
 # guest kernel's modules (depmod) and its BTF taken from the image.

@@ -743,6 +743,7 @@ int main(int argc, char **argv)
 	int err;
 
 	msg__init(TOOL);
+	opts__module(&syms__argp);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
 			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL |
 			 OPTS_WINDOW | OPTS_SERVE,

@@ -447,6 +447,7 @@ int main(int argc, char **argv)
 	int err, pprof_fd = -1;
 
 	msg__init(TOOL);
+	opts__module(&syms__argp);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
 			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW |
 			 OPTS_SERVE,

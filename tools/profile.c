@@ -503,6 +503,7 @@ int main(int argc, char **argv)
 	int err;
 
 	msg__init(TOOL);
+	opts__module(&syms__argp);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
 			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW,
 			 argc, argv);

@@ -209,7 +209,13 @@ static struct argp_option all_options[] = {
 /* what opts__children() keeps of all_options: at most all of it, and its end */
 static struct argp_option chosen[sizeof(all_options) / sizeof(all_options[0])];
 static struct argp common_argp = { chosen, parse_common, NULL, NULL, NULL, NULL, NULL };
-static struct argp_child children[3];
+static struct argp_child children[4];
+static const struct argp *module_argp;
+
+void opts__module(const struct argp *argp)
+{
+	module_argp = argp;
+}
 
 const struct argp_child *opts__children(unsigned int mask)
 {
@@ -234,9 +240,12 @@ const struct argp_child *opts__children(unsigned int mask)
 	children[0].argp = &common_argp;
 	children[0].header = NULL;
 	children[0].group = 0;
-	memset(&children[1], 0, sizeof(children[1]));
+	memset(&children[1], 0, 3 * sizeof(children[1]));
+	n = 1;
 	if (mask & OPTS_WINDOW)
-		children[1].argp = &window__argp;
+		children[n++].argp = &window__argp;
+	if (module_argp)
+		children[n++].argp = module_argp;
 	return children;
 }
 

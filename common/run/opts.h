@@ -49,6 +49,11 @@ extern struct env env;
 #define OPTS_KEY_VERSION 0x10ff
 void opts__version(void) __attribute__((noreturn));
 
+/*
+ * A module's own options (syms__argp's --no-demangle), given before
+ * opts__parse_tool(): a tool links only the modules it takes.
+ */
+void opts__module(const struct argp *argp);
 /* The argp child for the options chosen in mask. */
 const struct argp_child *opts__children(unsigned int mask);
 /*

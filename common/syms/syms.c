@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <libiberty/demangle.h>
 #include "syms/elfsyms.h"
 #include "out/esc.h"
 #include "run/msg.h"
@@ -1079,12 +1080,48 @@ static const struct perfsym *perf_find(struct uproc *p, __u64 addr)
 	return addr - p->perf[lo].start < p->perf[lo].size ? &p->perf[lo] : NULL;
 }
 
+bool syms_demangle = true;
+
+enum { OPT_NO_DEMANGLE = 0x3000 };
+
+static error_t parse_syms(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	(void)state;
+	if (key != OPT_NO_DEMANGLE)
+		return ARGP_ERR_UNKNOWN;
+	syms_demangle = false;
+	return 0;
+}
+
+static const struct argp_option syms_options[] = {
+	{ "no-demangle", OPT_NO_DEMANGLE, NULL, 0,
+	  "Print C++ and Rust function names as the binary stores them (mangled)", 0 },
+	{ 0 },
+};
+
+const struct argp syms__argp = { syms_options, parse_syms, NULL, NULL, NULL, NULL, NULL };
+
+char *syms__demangle(const char *name)
+{
+	/* Itanium C++ and Rust's legacy names start _Z, Rust's v0 names _R */
+	if (!syms_demangle || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
+		return NULL;
+	/* with the parameters, as perf and bcc print them; a Rust hash left out */
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+}
+
 static const char *put_sym(char *buf, size_t len, const char *name, __u64 off, bool with_offset)
 {
+	char *d = syms__demangle(name);
+
+	if (d)
+		name = d;
 	if (with_offset && off)
 		snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)off);
 	else
 		snprintf(buf, len, "%s", name);
+	free(d);
 	return buf;
 }
 

@@ -19,6 +19,7 @@
 #ifndef BPFLITE_SYMS_H
 #define BPFLITE_SYMS_H
 
+#include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -84,6 +85,15 @@ void usyms__prune(struct usyms *u, bool (*keep)(pid_t tgid, void *ctx), void *ct
  */
 const char *usyms__name(struct usyms *u, pid_t tgid, __u64 addr, bool with_offset,
 			char *buf, size_t len);
+/*
+ * usyms__name() prints C++ (Itanium) and Rust (legacy and v0) names
+ * demangled, as perf and bcc do, unless --no-demangle (syms__argp, given
+ * to opts__module()) cleared syms_demangle.
+ */
+extern bool syms_demangle;
+extern const struct argp syms__argp;
+/* name demangled (to free()), or NULL: not mangled, unreadable, or demangling off. */
+char *syms__demangle(const char *name);
 /*
  * The executable mapping addr falls in, in tgid: for profiles that list
  * modules (pprof). path is as /proc/PID/maps names it ("[vdso]" for the

@@ -102,6 +102,34 @@ scaled() { awk -v a="$1" -v f="$2" 'BEGIN{print a*f}'; }
 	refute grep -q 'prof_sys_fn_\[k\]' "$TOOL_OUT"
 }
 
+# cxx_run TOOL_ARGS...: tests/workloads/cxxwl (C++) under profile-lite -f -p.
+cxx_run() {
+	local go
+	go=$(make_go)
+	"$WL/cxxwl" -b 300 -g "$go" &
+	WLPID=$!
+	start_tool profile-lite -F 499 -f -p "$WLPID" "$@"
+	go "$go"
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+}
+
+@test "profile: C++ functions named as c++filt names them; --no-demangle keeps the symbols" {
+	command -v c++filt >/dev/null || skip "no c++filt (binutils)"
+	local spin
+	spin=$(c++filt _ZN7bpflite6BurnerIiE4spinEm)
+	echo "c++filt: $spin"
+	[ "$spin" = "bpflite::Burner<int>::spin(unsigned long)" ]
+	# the leaf of most samples (spin is a leaf: its caller may not show)
+	cxx_run
+	grep -F ";$spin " "$TOOL_OUT"
+	refute grep -q '_ZN7bpflite' "$TOOL_OUT"
+	cxx_run --no-demangle
+	grep -F ";_ZN7bpflite6BurnerIiE4spinEm " "$TOOL_OUT"
+	refute grep -qF "$spin" "$TOOL_OUT"
+}
+
 @test "profile: text output: bcc's multi-line layout, largest stack last" {
 	wl_run -s 1 -- -F 199 -p WL
 	grep -Eq '^    prof_hot_fn$' "$TOOL_OUT"

@@ -672,6 +672,44 @@ static void test_folded_and_multiline(void **state)
 	usyms__free(u);
 }
 
+/* C++ and Rust names as c++filt prints them; anything else untouched */
+static void test_demangle(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "_ZN8pkgCache7FindGrpEN3APT10StringViewE", "pkgCache::FindGrp(APT::StringView)" },
+		{ "_ZN7bpflite6BurnerIiE4spinEm", "bpflite::Burner<int>::spin(unsigned long)" },
+		{ "_ZNKSt6vectorIiSaIiEE4sizeEv", "std::vector<int, std::allocator<int> >::size() const" },
+		/* Rust's legacy mangling: the hash left out, as perf and bcc print it */
+		{ "_ZN3std2rt10lang_start17h0123456789abcdefE", "std::rt::lang_start" },
+		/* Rust's v0 mangling */
+		{ "_RNvNtCs1234_7mycrate3foo3bar", "mycrate::foo::bar" },
+		/* not mangled, or not validly: as they are */
+		{ "main", NULL },
+		{ "_start", NULL },
+		{ "_Zfoo", NULL },
+		{ "_R", NULL },
+		{ "", NULL },
+	};
+	char *d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d = syms__demangle(cases[i].in);
+		if (cases[i].out) {
+			assert_non_null(d);
+			assert_string_equal(d, cases[i].out);
+		} else {
+			assert_null(d);
+		}
+		free(d);
+	}
+	syms_demangle = false;
+	assert_null(syms__demangle("_ZN7bpflite6BurnerIiE4spinEm"));
+	syms_demangle = true;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -686,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_folded_and_multiline),
 		cmocka_unit_test(test_same_build_id_not_shared),
 		cmocka_unit_test(test_many_symbols_one_name),
+		cmocka_unit_test(test_demangle),
 	};
 
 	msg__init("test");
