@@ -26,6 +26,7 @@ struct offcpu_key {
 struct offcpu_val {
 	__u64 total_ns;
 	__u64 count;			/* times off CPU */
+	__u64 unended;			/* waits the kernel traced half of: not timed */
 };
 
 #endif

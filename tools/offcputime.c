@@ -279,6 +279,9 @@ static int report(void *ctx, FILE *out)
 		char comm[OFFCPU_COMM_LEN + 1];
 		struct json j;
 
+		/* only waits the kernel did not end: no time to print, JSON counts them */
+		if (!e[i].v.count && !env.json)
+			continue;
 		memcpy(comm, k->comm, OFFCPU_COMM_LEN);
 		comm[OFFCPU_COMM_LEN] = '\0';
 		if (!cfg.user_stacks_only) {
@@ -297,6 +300,7 @@ static int report(void *ctx, FILE *out)
 			json__str(&j, "comm", comm);
 			json__uint(&j, "total_us", e[i].v.total_ns / 1000);
 			json__uint(&j, "count", e[i].v.count);
+			json__uint(&j, "unended", e[i].v.unended);
 			stacks__json(&p, &j, k->tgid, kp, up);
 			json__end(&j);
 		} else {

@@ -15,6 +15,7 @@ struct bpflite_loss {
 	__u64 events;		/* ring buffer full: events dropped */
 	__u64 stacks;		/* stack ids that could not be taken */
 	__u64 map_full;		/* map updates refused (map full) */
+	__u64 unended;		/* waits the kernel traced half of (sched_switch) */
 };
 
 #endif

@@ -6,7 +6,7 @@
 
 __u64 loss__total(const struct bpflite_loss *l)
 {
-	return l->events + l->stacks + l->map_full;
+	return l->events + l->stacks + l->map_full + l->unended;
 }
 
 void loss__report(const struct bpflite_loss *l, bool json)
@@ -27,12 +27,16 @@ void loss__report_to(const struct bpflite_loss *l, FILE *json)
 			  (unsigned long long)l->stacks);
 	if (l->map_full)
 		msg__warn("%llu updates dropped (map full)", (unsigned long long)l->map_full);
+	if (l->unended)
+		msg__warn("%llu waits not timed: the kernel did not trace their start or end (sched_switch)",
+			  (unsigned long long)l->unended);
 	if (json) {
 		json__begin(&j, json);
 		json__str(&j, "type", "loss");
 		json__uint(&j, "lost_events", l->events);
 		json__uint(&j, "lost_stacks", l->stacks);
 		json__uint(&j, "map_full", l->map_full);
+		json__uint(&j, "unended", l->unended);
 		json__end(&j);
 	}
 }

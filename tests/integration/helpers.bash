@@ -353,6 +353,11 @@ cleanup_test() {
 		rmdir "$d" 2>/dev/null
 	done
 	CLEANUP_MOUNTS=
+	# a kernel trace of the workload's switches (offcpu_helpers' ktrace_*)
+	if [ -n "${KTRACE:-}" ] && [ -d "$KTRACE" ]; then
+		echo 0 >"$KTRACE/events/sched/sched_switch/enable"
+		rmdir "$KTRACE"
+	fi
 	true
 }
 

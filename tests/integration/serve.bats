@@ -8,6 +8,7 @@
 # bpflite: serial: CPU hogs, and strace-lite --serve counting every process
 
 load helpers
+load offcpu_helpers
 
 setup() {
 	require_root
@@ -404,17 +405,18 @@ promq_until() {
 	fi
 }
 
-@test "serve: offcputime-lite: /debug/pprof/offcpu?seconds=N answers after N s with the profile of those N s, read by go tool pprof" {
-	command -v go >/dev/null || skip "go (golang-go) not installed: scripts/deps.sh test"
-	export HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache
-	local go wp prof=$BATS_TEST_TMPDIR/offcpu.pb.gz t0 took a b top t_sleep t_pipe sleep_us pipe_us
+# serve_offcpu_profile FILE: the offcpu workload under offcputime-lite
+# --serve, its 4 s profile pulled into FILE while it runs.
+serve_offcpu_profile() {
+	local go wp cp t0 took a b
 	go=$(make_go)
 	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
 	wp=$!
+	ktrace_start "$wp"
 	serve offcputime-lite -p "$wp"
 	t0=$(date +%s%N)
-	curl -sf --max-time 20 -o "$prof" "$URL/debug/pprof/offcpu?seconds=4" &
-	local cp=$!
+	curl -sf --max-time 20 -o "$1" "$URL/debug/pprof/offcpu?seconds=4" &
+	cp=$!
 	sleep 0.3
 	go "$go"
 	# while the profile is being gathered, /metrics answers at once
@@ -423,10 +425,20 @@ promq_until() {
 	b=$(date +%s%N)
 	wait "$wp"
 	wait "$cp"
+	ktrace_stop
 	took=$((($(date +%s%N) - t0) / 1000000))
 	echo "profile after $took ms; a scrape meanwhile took $(((b - a) / 1000000)) ms"
 	assert_between "profile answered after (ms)" "$took" 3990 6000
 	[ $(((b - a) / 1000000)) -lt 1000 ]
+}
+
+@test "serve: offcputime-lite: /debug/pprof/offcpu?seconds=N answers after N s with the profile of those N s, read by go tool pprof" {
+	command -v go >/dev/null || skip "go (golang-go) not installed: scripts/deps.sh test"
+	export HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache
+	local prof=$BATS_TEST_TMPDIR/offcpu.pb.gz top t_sleep t_pipe sleep_us pipe_us
+	# the tool runs on: TOOL_RC unset, its own report not checked here
+	TOOL_RC=
+	traced_run 16 serve_offcpu_profile "$prof"
 	top=$BATS_TEST_TMPDIR/top.txt
 	command go tool pprof -top -nodefraction=0 -nodecount=1000 -unit=us "$prof" >"$top" 2>/dev/null
 	head -20 "$top"

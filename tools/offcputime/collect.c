@@ -70,6 +70,7 @@ static void fold_exited(struct offcpu_collect *r)
 		if (!bpf_map_lookup_elem(fd, &k0, &v0)) {
 			v.total_ns += v0.total_ns;
 			v.count += v0.count;
+			v.unended += v0.unended;
 		} else {
 			r->added++;
 		}
