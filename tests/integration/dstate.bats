@@ -31,21 +31,79 @@ teardown() {
 }
 
 # dwait_run MODE TOOL_ARGS...: dwait -MODE under dstate-lite -j -p.
-# Leaves WP (its pid), WLJ (its JSON), TOOL_OUT, TOOL_ERR.
+# Leaves WP (its pid), WLJ (its JSON), TOOL_OUT, TOOL_ERR. The vfork
+# parent's waits are checked in the kernel's own trace (ktrace_sched):
+# when a host kernel left one of them untraced for every tracer, the run
+# lacks what the checks count, and it is run again, once.
 dwait_run() {
+	local try
+	for try in 1 2; do
+		dwait_once "$@"
+		[ "$1" = V ] || break
+		ktrace_complete "$N" D && break
+		echo "run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY"
+	done
+	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
+	echo "workload: $WLJ"
+	assert_ndjson "$TOOL_OUT"
+}
+
+dwait_once() {
 	local mode=$1 go
 	shift
 	go=$(make_go)
 	"$WL/dwait" "-$mode" -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
 	WP=$!
+	ktrace_sched "$WP"
 	start_tool dstate-lite -j -p "$WP" "$@"
 	go "$go"
 	wait "$WP"
 	stop_tool INT
+	ktrace_stop
 	[ "$TOOL_RC" = 0 ]
-	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
-	echo "workload: $WLJ"
-	assert_ndjson "$TOOL_OUT"
+}
+
+# dwait_in_cgroup DIR, dwait_tid: the two runs of the -c and -t test; the
+# first leaves IN and OUT (the pids in and out of DIR), the second WP.
+dwait_in_cgroup() {
+	local dir=$1 gi go
+	gi=$(make_go)
+	go=$(make_go)
+	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
+	IN=$!
+	echo "$IN" >"$dir/cgroup.procs"
+	"$WL/dwait" -V -n "$N" -d 100 -g "$go" >/dev/null &
+	OUT=$!
+	ktrace_sched "$IN"
+	start_tool dstate-lite -j -m 0 -c "$dir"
+	go "$gi" & go "$go"
+	wait "$IN" "$OUT"
+	stop_tool INT
+	ktrace_stop
+}
+
+dwait_tid() {
+	local gi
+	gi=$(make_go)
+	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
+	WP=$!
+	ktrace_sched "$WP"
+	start_tool dstate-lite -j -m 0 -t "$WP"
+	go "$gi"
+	wait "$WP"
+	stop_tool INT
+	ktrace_stop
+}
+
+# twice_if_untraced CMD...: CMD, and CMD again, once, when the kernel's
+# trace of its workload lacks one of its N D waits (ktrace_complete).
+twice_if_untraced() {
+	local try
+	for try in 1 2; do
+		"$@"
+		ktrace_complete "$N" D && return 0
+		echo "run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY"
+	done
 }
 
 # Episodes (-m) of thread $1 (with reason $2 if given), one JSON object per line.
@@ -460,30 +518,14 @@ check_mutex() {
 	local cg
 	cg=$(cgroup2_root)
 	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
-	local dir=$cg/bpflite-dstate-$$ gi go in out
+	local dir=$cg/bpflite-dstate-$$
 	make_cgroup "$dir"
-	gi=$(make_go)
-	go=$(make_go)
-	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
-	in=$!
-	echo "$in" >"$dir/cgroup.procs"
-	"$WL/dwait" -V -n "$N" -d 100 -g "$go" >/dev/null &
-	out=$!
-	start_tool dstate-lite -j -m 0 -c "$dir"
-	go "$gi" & go "$go"
-	wait "$in" "$out"
-	stop_tool INT
+	twice_if_untraced dwait_in_cgroup "$dir"
 	rmdir "$dir"
-	[ "$(count_episodes "$in")" = "$N" ]
-	[ "$(count_episodes "$out")" = 0 ]
+	[ "$(count_episodes "$IN")" = "$N" ]
+	[ "$(count_episodes "$OUT")" = 0 ]
 
-	gi=$(make_go)
-	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
-	WP=$!
-	start_tool dstate-lite -j -m 0 -t "$WP"
-	go "$gi"
-	wait "$WP"
-	stop_tool INT
+	twice_if_untraced dwait_tid
 	[ "$(count_episodes "$WP")" = "$N" ]
 	[ "$(jq -c 'select(.type=="episode")' "$TOOL_OUT" | grep -c .)" = "$N" ]
 }

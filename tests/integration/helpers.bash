@@ -180,6 +180,65 @@ ensure_tracefs() {
 	[ -d /sys/kernel/tracing/events ] || mount -t tracefs tracefs /sys/kernel/tracing
 }
 
+# ktrace_start EVENT FILTER: the tracepoint EVENT (system/name), filtered,
+# as the kernel's own tracer (ftrace: no BPF) records it, in a tracefs
+# instance of this test: the reference for what the kernel traced, when
+# a host kernel leaves events untraced for every tracer. ktrace_stop
+# leaves the records in $BATS_TEST_TMPDIR/ktrace.
+ktrace_start() {
+	ensure_tracefs
+	KTRACE=/sys/kernel/tracing/instances/bpflite-$$
+	KTRACE_EVENT=$1
+	[ -d "$KTRACE" ] || mkdir "$KTRACE"
+	echo 0 >"$KTRACE/tracing_on"
+	echo >"$KTRACE/trace"
+	echo "$2" >"$KTRACE/events/$1/filter"
+	echo 1 >"$KTRACE/events/$1/enable"
+	echo 1 >"$KTRACE/tracing_on"
+}
+
+ktrace_stop() {
+	echo 0 >"$KTRACE/tracing_on"
+	cat "$KTRACE/trace" >"$BATS_TEST_TMPDIR/ktrace"
+	echo 0 >"$KTRACE/events/$KTRACE_EVENT/enable"
+	rmdir "$KTRACE"
+}
+
+# ktrace_sched PID: PID's sched_switch events as the kernel's own tracer
+# gets them (ktrace_start).
+ktrace_sched() {
+	ktrace_start sched/sched_switch "prev_pid == $1 || next_pid == $1"
+	KTRACE_PID=$1
+}
+
+# ktrace_complete N [STATES]: the trace (ktrace_sched) holds at least N
+# blocking switch-outs of the workload (in a state STATES matches, a regex,
+# S or D by default), each switched back in before its next
+# switch-out, and each switch-in after the first switch-out has one before
+# it. Sets KTRACE_WHY, and KTRACE_HALF: waits whose switch-in is missing
+# (two switch-outs in a row), which every tool path can see.
+ktrace_complete() {
+	local r half_out
+	r=$(awk -v p="$KTRACE_PID" -v st="^prev_state=(${2:-S|D})\$" '
+		/sched_switch:/ {
+			if ($0 ~ ("prev_pid=" p " ")) {
+				if (open) half_in++
+				open = 1
+				outs++
+				for (i = 1; i <= NF; i++)
+					if ($i ~ st) blocking++
+			}
+			if ($0 ~ ("next_pid=" p " ")) {
+				if (!open && outs) half_out++
+				open = 0
+			}
+		}
+		END { print blocking + 0, half_in + 0, half_out + 0 }' "$BATS_TEST_TMPDIR/ktrace")
+	read -r KTRACE_BLOCKING KTRACE_HALF half_out <<<"$r"
+	KTRACE_WHY="$KTRACE_BLOCKING blocking switch-outs traced (at least $1), $KTRACE_HALF switch-ins and $half_out switch-outs missing"
+	[ "$KTRACE_BLOCKING" -ge "$1" ] && [ "$KTRACE_HALF" = 0 ] && [ "$half_out" = 0 ]
+}
+
 # The BPF programs, links and maps a running process holds, from its
 # fdinfo ("p12 l7 m30 ..."): unlike a machine-wide snapshot, other BPF
 # users on the machine do not disturb it.
@@ -353,10 +412,9 @@ cleanup_test() {
 		rmdir "$d" 2>/dev/null
 	done
 	CLEANUP_MOUNTS=
-	# a kernel trace of the workload's switches (offcpu_helpers' ktrace_*)
+	# a kernel trace the test did not stop
 	if [ -n "${KTRACE:-}" ] && [ -d "$KTRACE" ]; then
-		echo 0 >"$KTRACE/events/sched/sched_switch/enable"
-		rmdir "$KTRACE"
+		ktrace_stop
 	fi
 	true
 }

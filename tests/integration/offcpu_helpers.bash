@@ -20,7 +20,7 @@ wl_once() {
 	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$WLOUT" &
 	WLPID=$!
 	rm -f "$BATS_TEST_TMPDIR/offcputime-lite.err"	# a stale banner would start the work early
-	ktrace_start "$WLPID"
+	ktrace_sched "$WLPID"
 	start_tool offcputime-lite -p "$WLPID" "$@"
 	go "$go"
 	wait "$WLPID"
@@ -43,53 +43,6 @@ traced_run() {
 		[ -n "${TOOL_RC:-}" ] || continue
 		[ "$(tool_unended)" -ge "$KTRACE_HALF" ]
 	done
-}
-
-# ktrace_start PID: PID's sched_switch events, as the kernel's own tracer
-# (ftrace, no BPF) gets them, in a tracefs instance of this test.
-ktrace_start() {
-	ensure_tracefs
-	KTRACE=/sys/kernel/tracing/instances/bpflite-$$
-	[ -d "$KTRACE" ] || mkdir "$KTRACE"
-	echo 0 >"$KTRACE/tracing_on"
-	echo >"$KTRACE/trace"
-	echo "prev_pid == $1 || next_pid == $1" >"$KTRACE/events/sched/sched_switch/filter"
-	echo 1 >"$KTRACE/events/sched/sched_switch/enable"
-	echo 1 >"$KTRACE/tracing_on"
-	KTRACE_PID=$1
-}
-
-ktrace_stop() {
-	echo 0 >"$KTRACE/tracing_on"
-	cat "$KTRACE/trace" >"$BATS_TEST_TMPDIR/ktrace"
-	echo 0 >"$KTRACE/events/sched/sched_switch/enable"
-	rmdir "$KTRACE"
-}
-
-# ktrace_complete N: the trace holds at least N blocking switch-outs
-# (state S or D) of the workload, each switched back in before its next
-# switch-out, and each switch-in after the first switch-out has one before
-# it. Sets KTRACE_WHY, and KTRACE_HALF: waits whose switch-in is missing
-# (two switch-outs in a row), which every tool path can see.
-ktrace_complete() {
-	local r half_out
-	r=$(awk -v p="$KTRACE_PID" '
-		/sched_switch:/ {
-			if ($0 ~ ("prev_pid=" p " ")) {
-				if (open) half_in++
-				open = 1
-				outs++
-				if ($0 ~ /prev_state=[SD]/) blocking++
-			}
-			if ($0 ~ ("next_pid=" p " ")) {
-				if (!open && outs) half_out++
-				open = 0
-			}
-		}
-		END { print blocking + 0, half_in + 0, half_out + 0 }' "$BATS_TEST_TMPDIR/ktrace")
-	read -r KTRACE_BLOCKING KTRACE_HALF half_out <<<"$r"
-	KTRACE_WHY="$KTRACE_BLOCKING blocking switch-outs traced (at least $1), $KTRACE_HALF switch-ins and $half_out switch-outs missing"
-	[ "$KTRACE_BLOCKING" -ge "$1" ] && [ "$KTRACE_HALF" = 0 ] && [ "$half_out" = 0 ]
 }
 
 # Waits the kernel traced half of, from the tool's warning (0 when none).

@@ -114,7 +114,7 @@ run_deleted() {
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	"$bin" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
 	WLPID=$!
-	ktrace_start "$WLPID"
+	ktrace_sched "$WLPID"
 	# system-wide: the snapshot comes from BPF's first sight of the process
 	start_tool offcputime-lite -j
 	go "$go"
@@ -299,7 +299,7 @@ run_overlay() {
 		mount -t overlay overlay -o "lowerdir=$1/lower,upperdir=$1/top/u,workdir=$1/top/w" "$1/top/root" &&
 		exec "$1/top/root/offcpu" -n 8 -s 75 -p 25 -g "$2"' sh "$dir" "$go" >"$WLOUT" &
 	WLPID=$!
-	ktrace_start "$WLPID"
+	ktrace_sched "$WLPID"
 	start_tool offcputime-lite -j -p "$WLPID"
 	go "$go"
 	wait "$WLPID"
@@ -314,7 +314,7 @@ run_prune() {
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
 	WLPID=$!
-	ktrace_start "$WLPID"
+	ktrace_sched "$WLPID"
 	# -m 40 -M 100 ms: the workload's 50 ms sleeps have stacks; the
 	# sleepers' 300 ms sleep and short waits none, so nothing keeps those
 	# in the symbolizer once they exit
@@ -366,7 +366,7 @@ run_cgroup() {
 	echo "$WLPID" >"$dir/cgroup.procs"
 	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go2" >/dev/null &
 	OTHER=$!
-	ktrace_start "$WLPID"
+	ktrace_sched "$WLPID"
 	start_tool offcputime-lite -j -c "$dir"
 	go "$go" & go "$go2"
 	wait "$WLPID" "$OTHER"
