@@ -41,7 +41,7 @@ dwait_run() {
 		dwait_once "$@"
 		[ "$1" = V ] || break
 		ktrace_complete "$N" D && break
-		echo "run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY"
+		echo "# run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY" | tee /dev/fd/3
 	done
 	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
 	echo "workload: $WLJ"
@@ -54,8 +54,8 @@ dwait_once() {
 	go=$(make_go)
 	"$WL/dwait" "-$mode" -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
 	WP=$!
-	ktrace_sched "$WP"
 	start_tool dstate-lite -j -p "$WP" "$@"
+	ktrace_sched "$WP"
 	go "$go"
 	wait "$WP"
 	stop_tool INT
@@ -74,8 +74,8 @@ dwait_in_cgroup() {
 	echo "$IN" >"$dir/cgroup.procs"
 	"$WL/dwait" -V -n "$N" -d 100 -g "$go" >/dev/null &
 	OUT=$!
-	ktrace_sched "$IN"
 	start_tool dstate-lite -j -m 0 -c "$dir"
+	ktrace_sched "$IN"
 	go "$gi" & go "$go"
 	wait "$IN" "$OUT"
 	stop_tool INT
@@ -87,8 +87,8 @@ dwait_tid() {
 	gi=$(make_go)
 	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
 	WP=$!
-	ktrace_sched "$WP"
 	start_tool dstate-lite -j -m 0 -t "$WP"
+	ktrace_sched "$WP"
 	go "$gi"
 	wait "$WP"
 	stop_tool INT
@@ -103,7 +103,7 @@ twice_if_untraced() {
 	for try in 1 2; do
 		"$@"
 		ktrace_complete "${KT_WAITS:-$N}" "${KT_STATES:-D}" && return 0
-		echo "run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY"
+		echo "# run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY" | tee /dev/fd/3
 	done
 }
 

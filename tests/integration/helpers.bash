@@ -191,6 +191,9 @@ ktrace_start() {
 	KTRACE_EVENT=$1
 	[ -d "$KTRACE" ] || mkdir "$KTRACE"
 	echo 0 >"$KTRACE/tracing_on"
+	# one clock for every CPU: with the default (local, per CPU), a task
+	# that left one CPU and came back on another could sort back to front
+	echo mono >"$KTRACE/trace_clock"
 	echo >"$KTRACE/trace"
 	echo "$2" >"$KTRACE/events/$1/filter"
 	echo 1 >"$KTRACE/events/$1/enable"

@@ -20,8 +20,8 @@ wl_once() {
 	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$WLOUT" &
 	WLPID=$!
 	rm -f "$BATS_TEST_TMPDIR/offcputime-lite.err"	# a stale banner would start the work early
-	ktrace_sched "$WLPID"
 	start_tool offcputime-lite -p "$WLPID" "$@"
+	ktrace_sched "$WLPID"
 	go "$go"
 	wait "$WLPID"
 	stop_tool INT
@@ -29,16 +29,18 @@ wl_once() {
 	[ "$TOOL_RC" = 0 ]
 }
 
-# traced_run N CMD...: CMD runs a workload between ktrace_start and
-# ktrace_stop and the tool around it; when the kernel's trace of the
-# workload is not complete (ktrace_complete N), CMD runs again, once.
+# traced_run N CMD...: CMD starts the tool, then the kernel's trace of the
+# workload (ktrace_sched: every switch in it, the tool saw too), and stops
+# both when the workload is done; when the kernel's trace of the
+# workload is not complete (ktrace_complete N), CMD runs again, once, and
+# says so on fd 3: in every log, not only a failed test's.
 traced_run() {
 	local need=$1 try
 	shift
 	for try in 1 2; do
 		"$@"
 		ktrace_complete "$need" && return 0
-		echo "run $try: the kernel's trace is not complete: $KTRACE_WHY; tool: $(grep 'waits not timed' "$TOOL_ERR" || echo nothing lost)"
+		echo "# run $try: the kernel's trace is not complete: $KTRACE_WHY; tool: $(grep 'waits not timed' "$TOOL_ERR" || echo nothing lost)" | tee /dev/fd/3
 		# the tool has ended (its report is out): it said what it lost
 		[ -n "${TOOL_RC:-}" ] || continue
 		[ "$(tool_unended)" -ge "$KTRACE_HALF" ]

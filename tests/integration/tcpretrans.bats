@@ -157,7 +157,7 @@ data_run() {
 	for try in 1 2; do
 		data_once "$@"
 		[ "$KSENT" = "$SENT" ] && return 0
-		echo "run $try: the kernel traced $KSENT of the $SENT retransmits that left A"
+		echo "# run $try: the kernel traced $KSENT of the $SENT retransmits that left A" | tee /dev/fd/3
 	done
 }
 
@@ -446,7 +446,7 @@ fail_once() {
 	for try in 1 2; do
 		fail_once
 		[ "$KSENT" = "$SENT" ] && break
-		echo "run $try: the kernel traced $KSENT of the $SENT retransmits that left A"
+		echo "# run $try: the kernel traced $KSENT of the $SENT retransmits that left A" | tee /dev/fd/3
 	done
 	shown=$(tool_retrans R)
 	failed=$(failed_count)
