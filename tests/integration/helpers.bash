@@ -242,6 +242,22 @@ ktrace_complete() {
 	[ "$KTRACE_BLOCKING" -ge "$1" ] && [ "$KTRACE_HALF" = 0 ] && [ "$half_out" = 0 ]
 }
 
+# ktrace_twice N STATES CMD...: CMD (which starts the tool, then
+# ktrace_sched, and stops both), and CMD again, once, when the kernel's
+# trace of the workload is not complete (ktrace_complete N STATES); says so
+# on fd 3, in every log. KTRACE_CHECK, if set, names a check that runs
+# after an incomplete trace: what the tool must have reported of it.
+ktrace_twice() {
+	local need=$1 states=$2 try
+	shift 2
+	for try in 1 2; do
+		"$@"
+		ktrace_complete "$need" "$states" && return 0
+		echo "# run $try: the kernel's trace is not complete: $KTRACE_WHY" | tee /dev/fd/3
+		[ -z "${KTRACE_CHECK:-}" ] || "$KTRACE_CHECK"
+	done
+}
+
 # The BPF programs, links and maps a running process holds, from its
 # fdinfo ("p12 l7 m30 ..."): unlike a machine-wide snapshot, other BPF
 # users on the machine do not disturb it.
