@@ -104,9 +104,9 @@ static __always_inline struct offcpu_val *info_get(const struct offcpu_key *k)
  * unknown, it is counted on the thread's key without stacks. Both go to
  * loss.unended, so a total short by them says why.
  */
-static __always_inline void unended(const struct start_val *v)
+static __always_inline void count_unended(const struct offcpu_key *k)
 {
-	struct offcpu_val *val = info_get(&v->key);
+	struct offcpu_val *val = info_get(k);
 
 	if (val)
 		__sync_fetch_and_add(&val->unended, 1);
@@ -116,14 +116,10 @@ static __always_inline void unended(const struct start_val *v)
 static __always_inline void unstarted(const struct offcpu_key *k)
 {
 	struct offcpu_key nostack = *k;
-	struct offcpu_val *val;
 
 	nostack.kern_stack_id = -EFAULT;
 	nostack.user_stack_id = -EFAULT;
-	val = info_get(&nostack);
-	if (val)
-		__sync_fetch_and_add(&val->unended, 1);
-	loss_inc(unended);
+	count_unended(&nostack);
 }
 
 /* Task state as the filter sees it: a preempted task is runnable. */
@@ -175,7 +171,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 			return;
 		}
 		if (v->ts)
-			unended(v);
+			count_unended(&v->key);
 		__builtin_memcpy(v->key.comm, prev->comm, sizeof(v->key.comm));
 	} else {
 		v = &tmp;
@@ -207,7 +203,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 		struct start_val *old = bpf_map_lookup_elem(&start, &tid);
 
 		if (old && old->task == (__u64)prev)
-			unended(old);
+			count_unended(&old->key);
 		if (bpf_map_update_elem(&start, &tid, v, BPF_ANY))
 			loss_inc(map_full);
 	}

@@ -36,13 +36,11 @@ teardown() {
 # when a host kernel left one of them untraced for every tracer, the run
 # lacks what the checks count, and it is run again, once.
 dwait_run() {
-	local try
-	for try in 1 2; do
+	if [ "$1" = V ]; then
+		ktrace_twice "$N" D dwait_once "$@"
+	else
 		dwait_once "$@"
-		[ "$1" = V ] || break
-		ktrace_complete "$N" D && break
-		echo "run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY"
-	done
+	fi
 	WLJ=$(cat "$BATS_TEST_TMPDIR/wl.json")
 	echo "workload: $WLJ"
 	assert_ndjson "$TOOL_OUT"
@@ -54,8 +52,8 @@ dwait_once() {
 	go=$(make_go)
 	"$WL/dwait" "-$mode" -n "$N" -d "$D" -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
 	WP=$!
-	ktrace_sched "$WP"
 	start_tool dstate-lite -j -p "$WP" "$@"
+	ktrace_sched "$WP"
 	go "$go"
 	wait "$WP"
 	stop_tool INT
@@ -74,8 +72,8 @@ dwait_in_cgroup() {
 	echo "$IN" >"$dir/cgroup.procs"
 	"$WL/dwait" -V -n "$N" -d 100 -g "$go" >/dev/null &
 	OUT=$!
-	ktrace_sched "$IN"
 	start_tool dstate-lite -j -m 0 -c "$dir"
+	ktrace_sched "$IN"
 	go "$gi" & go "$go"
 	wait "$IN" "$OUT"
 	stop_tool INT
@@ -87,24 +85,12 @@ dwait_tid() {
 	gi=$(make_go)
 	"$WL/dwait" -V -n "$N" -d 100 -g "$gi" >/dev/null &
 	WP=$!
-	ktrace_sched "$WP"
 	start_tool dstate-lite -j -m 0 -t "$WP"
+	ktrace_sched "$WP"
 	go "$gi"
 	wait "$WP"
 	stop_tool INT
 	ktrace_stop
-}
-
-# twice_if_untraced CMD...: CMD, and CMD again, once, when the kernel's
-# trace of its workload (ktrace_sched) is not complete: KT_WAITS waits in
-# a state KT_STATES matches (N in D by default; ktrace_complete).
-twice_if_untraced() {
-	local try
-	for try in 1 2; do
-		"$@"
-		ktrace_complete "${KT_WAITS:-$N}" "${KT_STATES:-D}" && return 0
-		echo "run $try: the kernel's trace of the waits is not complete: $KTRACE_WHY"
-	done
 }
 
 # Episodes (-m) of thread $1 (with reason $2 if given), one JSON object per line.
@@ -500,7 +486,7 @@ check_mutex() {
 	[ "$FROZEN_N" = 0 ]
 	# the thaw's switch-in must be in the kernel's own trace (ktrace_sched):
 	# when the host kernel left it untraced, the run is done again, once
-	KT_WAITS=0 twice_if_untraced frozen_run --include-idle
+	ktrace_twice 0 D frozen_run --include-idle
 	[ "$FROZEN_N" -ge 1 ]
 	jq -se '[.[] | select(.type=="episode" and .state_name=="frozen")] |
 		all(.state == 32768 and .total_ms > 900 and .total_ms < 1500)' "$TOOL_OUT"
@@ -527,12 +513,12 @@ frozen_run() {
 	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
 	local dir=$cg/bpflite-dstate-$$
 	make_cgroup "$dir"
-	twice_if_untraced dwait_in_cgroup "$dir"
+	ktrace_twice "$N" D dwait_in_cgroup "$dir"
 	rmdir "$dir"
 	[ "$(count_episodes "$IN")" = "$N" ]
 	[ "$(count_episodes "$OUT")" = 0 ]
 
-	twice_if_untraced dwait_tid
+	ktrace_twice "$N" D dwait_tid
 	[ "$(count_episodes "$WP")" = "$N" ]
 	[ "$(jq -c 'select(.type=="episode")' "$TOOL_OUT" | grep -c .)" = "$N" ]
 }

@@ -191,6 +191,9 @@ ktrace_start() {
 	KTRACE_EVENT=$1
 	[ -d "$KTRACE" ] || mkdir "$KTRACE"
 	echo 0 >"$KTRACE/tracing_on"
+	# one clock for every CPU: with the default (local, per CPU), a task
+	# that left one CPU and came back on another could sort back to front
+	echo mono >"$KTRACE/trace_clock"
 	echo >"$KTRACE/trace"
 	echo "$2" >"$KTRACE/events/$1/filter"
 	echo 1 >"$KTRACE/events/$1/enable"
@@ -237,6 +240,22 @@ ktrace_complete() {
 	read -r KTRACE_BLOCKING KTRACE_HALF half_out <<<"$r"
 	KTRACE_WHY="$KTRACE_BLOCKING blocking switch-outs traced (at least $1), $KTRACE_HALF switch-ins and $half_out switch-outs missing"
 	[ "$KTRACE_BLOCKING" -ge "$1" ] && [ "$KTRACE_HALF" = 0 ] && [ "$half_out" = 0 ]
+}
+
+# ktrace_twice N STATES CMD...: CMD (which starts the tool, then
+# ktrace_sched, and stops both), and CMD again, once, when the kernel's
+# trace of the workload is not complete (ktrace_complete N STATES); says so
+# on fd 3, in every log. KTRACE_CHECK, if set, names a check that runs
+# after an incomplete trace: what the tool must have reported of it.
+ktrace_twice() {
+	local need=$1 states=$2 try
+	shift 2
+	for try in 1 2; do
+		"$@"
+		ktrace_complete "$need" "$states" && return 0
+		echo "# run $try: the kernel's trace is not complete: $KTRACE_WHY" | tee /dev/fd/3
+		[ -z "${KTRACE_CHECK:-}" ] || "$KTRACE_CHECK"
+	done
 }
 
 # The BPF programs, links and maps a running process holds, from its

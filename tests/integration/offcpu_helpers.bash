@@ -20,8 +20,8 @@ wl_once() {
 	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$WLOUT" &
 	WLPID=$!
 	rm -f "$BATS_TEST_TMPDIR/offcputime-lite.err"	# a stale banner would start the work early
-	ktrace_sched "$WLPID"
 	start_tool offcputime-lite -p "$WLPID" "$@"
+	ktrace_sched "$WLPID"
 	go "$go"
 	wait "$WLPID"
 	stop_tool INT
@@ -29,20 +29,20 @@ wl_once() {
 	[ "$TOOL_RC" = 0 ]
 }
 
-# traced_run N CMD...: CMD runs a workload between ktrace_start and
-# ktrace_stop and the tool around it; when the kernel's trace of the
-# workload is not complete (ktrace_complete N), CMD runs again, once.
+# traced_run N CMD...: ktrace_twice over N blocking waits; after an
+# incomplete trace, the tool must have reported the waits it shows half.
 traced_run() {
-	local need=$1 try
+	local need=$1
 	shift
-	for try in 1 2; do
-		"$@"
-		ktrace_complete "$need" && return 0
-		echo "run $try: the kernel's trace is not complete: $KTRACE_WHY; tool: $(grep 'waits not timed' "$TOOL_ERR" || echo nothing lost)"
-		# the tool has ended (its report is out): it said what it lost
-		[ -n "${TOOL_RC:-}" ] || continue
-		[ "$(tool_unended)" -ge "$KTRACE_HALF" ]
-	done
+	KTRACE_CHECK=tool_reported_half ktrace_twice "$need" "S|D" "$@"
+}
+
+# The waits the kernel's trace shows half (two switch-outs in a row), the
+# tool reported as not timed, once it has ended (its report is out).
+tool_reported_half() {
+	echo "# tool: $(grep 'waits not timed' "$TOOL_ERR" || echo nothing lost)" | tee /dev/fd/3
+	[ -n "${TOOL_RC:-}" ] || return 0
+	[ "$(tool_unended)" -ge "$KTRACE_HALF" ]
 }
 
 # Waits the kernel traced half of, from the tool's warning (0 when none).

@@ -114,9 +114,9 @@ run_deleted() {
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	"$bin" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
 	WLPID=$!
-	ktrace_sched "$WLPID"
 	# system-wide: the snapshot comes from BPF's first sight of the process
 	start_tool offcputime-lite -j
+	ktrace_sched "$WLPID"
 	go "$go"
 	wait "$WLPID"
 	rm -f "$bin"
@@ -299,8 +299,8 @@ run_overlay() {
 		mount -t overlay overlay -o "lowerdir=$1/lower,upperdir=$1/top/u,workdir=$1/top/w" "$1/top/root" &&
 		exec "$1/top/root/offcpu" -n 8 -s 75 -p 25 -g "$2"' sh "$dir" "$go" >"$WLOUT" &
 	WLPID=$!
-	ktrace_sched "$WLPID"
 	start_tool offcputime-lite -j -p "$WLPID"
+	ktrace_sched "$WLPID"
 	go "$go"
 	wait "$WLPID"
 	stop_tool INT
@@ -314,11 +314,11 @@ run_prune() {
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go" >"$WLOUT" &
 	WLPID=$!
-	ktrace_sched "$WLPID"
 	# -m 40 -M 100 ms: the workload's 50 ms sleeps have stacks; the
 	# sleepers' 300 ms sleep and short waits none, so nothing keeps those
 	# in the symbolizer once they exit
 	BPFLITE_PRUNE_AT=1 start_tool offcputime-lite -j -v -m 40000 -M 100000
+	ktrace_sched "$WLPID"
 	go "$go"
 	wait "$WLPID"
 	SLEEPERS=()
@@ -366,8 +366,8 @@ run_cgroup() {
 	echo "$WLPID" >"$dir/cgroup.procs"
 	"$WL/offcpu" -n 4 -s 50 -p 20 -g "$go2" >/dev/null &
 	OTHER=$!
-	ktrace_sched "$WLPID"
 	start_tool offcputime-lite -j -c "$dir"
+	ktrace_sched "$WLPID"
 	go "$go" & go "$go2"
 	wait "$WLPID" "$OTHER"
 	stop_tool INT

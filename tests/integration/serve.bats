@@ -412,8 +412,8 @@ serve_offcpu_profile() {
 	go=$(make_go)
 	"$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$BATS_TEST_TMPDIR/wl.json" &
 	wp=$!
-	ktrace_sched "$wp"
 	serve offcputime-lite -p "$wp"
+	ktrace_sched "$wp"
 	t0=$(date +%s%N)
 	curl -sf --max-time 20 -o "$1" "$URL/debug/pprof/offcpu?seconds=4" &
 	cp=$!
