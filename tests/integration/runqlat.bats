@@ -238,11 +238,9 @@ peak_kb() {
 }
 
 @test "runqlat: -c CGROUP counts only tasks in that cgroup" {
-	local cg
-	cg=$(cgroup2_root)
-	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
-	local dir=$cg/bpflite-test-$$ go wp other k t
-	make_cgroup "$dir"
+	local dir go wp other k t
+	test_cgroup test
+	dir=$TEST_CG
 	go=$(make_go)
 	"$WL/cpuhog" -n 2 -s 2 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/in.json" &
 	wp=$!
