@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "load/light.h"
+#include "run/loss.h"
 #include "run/timefmt.h"
 #include "serve/serve.h"
 #include "load/tool.h"
@@ -106,6 +107,42 @@ static void verbose_maps(struct bpf_object *obj)
 			     bpf_map__value_size(m));
 }
 
+/* The objects this tool loaded: loss__report() asks their programs what the kernel skipped. */
+#define TOOL_MAX_OBJS 4
+static struct bpf_object *objs[TOOL_MAX_OBJS];
+static int nr_objs;
+
+/*
+ * Runs of the tool's programs the kernel skipped because the same program
+ * was already running on that CPU (an interrupt's event inside a process
+ * context's): bpf_prog_info.recursion_misses, counted by every kernel
+ * since 5.12 at no cost to the tool, 0 where the kernel has no such count.
+ */
+static __u64 tool_missed(void)
+{
+	struct bpf_program *p;
+	__u64 n = 0;
+
+	for (int i = 0; i < nr_objs; i++) {
+		bpf_object__for_each_program(p, objs[i]) {
+			struct bpf_prog_info info = {};
+			__u32 len = sizeof(info);
+			int fd = light__prog_fd(p);
+
+			if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+				n += info.recursion_misses;
+		}
+	}
+	return n;
+}
+
+static void remember(struct bpf_object *obj)
+{
+	if (nr_objs < TOOL_MAX_OBJS)
+		objs[nr_objs++] = obj;
+	loss__missed_from(tool_missed);
+}
+
 int tool__load_attach(struct bpf_object_skeleton *s)
 {
 	return tool__load_attach_then(s, NULL, NULL);
@@ -123,6 +160,7 @@ int tool__load_attach_then(struct bpf_object_skeleton *s, int (*loaded)(void *ar
 			msg__verbose("loader: light (CO-RE relocations by the kernel)");
 			msg__verbose("attached (%s)", attach__mode());
 			verbose_maps(*s->obj);
+			remember(*s->obj);
 			return 0;
 		}
 		why = "the light loader failed";
@@ -159,6 +197,7 @@ int tool__load_attach_then(struct bpf_object_skeleton *s, int (*loaded)(void *ar
 	}
 	msg__verbose("attached (%s)", attach__mode());
 	verbose_maps(*s->obj);
+	remember(*s->obj);
 	/*
 	 * Loading parsed the kernel's BTF (two copies of ~5.5 MB in libbpf
 	 * 1.1): give that memory back, a tool may run for hours.

@@ -7,7 +7,16 @@
 #include <linux/types.h>
 #include "abi/loss_abi.h"
 
-/* Total of all counters. */
+/*
+ * fn counts the runs of the tool's programs the kernel skipped (the same
+ * program already running on that CPU): reported with the counters.
+ * common/load/tool.c sets it when the programs are attached.
+ */
+void loss__missed_from(__u64 (*fn)(void));
+/* What fn counts now; 0 before any program is attached. */
+__u64 loss__missed(void);
+
+/* Total of all counters (the skipped runs included). */
 __u64 loss__total(const struct bpflite_loss *l);
 /*
  * At exit: a warning on stderr for each non-zero counter, and with json a

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run/loop.h"
+#include "run/loss.h"
 #include "run/msg.h"
 #include "serve/prom.h"
 #include "serve/serve.h"
@@ -200,21 +201,22 @@ static struct {
 
 static void self_metrics(struct sbuf *b)
 {
-	static const char *const reasons[] = { "ringbuf", "stack", "map_full", "unended" };
-	__u64 lost[4] = { 0 };
+	static const char *const reasons[] = { "ringbuf", "stack", "map_full", "unended", "missed" };
+	__u64 lost[5] = { 0 };
 
 	if (exp.loss) {
 		lost[0] = exp.loss->events;
 		lost[1] = exp.loss->stacks;
 		lost[2] = exp.loss->map_full;
 		lost[3] = exp.loss->unended;
+		lost[4] = loss__missed();
 	}
 	sbuf__printf(b, "# HELP bpflite_build_info The tool and its version.\n"
 		     "# TYPE bpflite_build_info gauge\n"
 		     "bpflite_build_info{tool=\"%s\",version=\"%s\"} 1\n", msg_tool, BPFLITE_VERSION);
 	sbuf__printf(b, "# HELP bpflite_events_lost_total Events the BPF side could not record, by reason.\n"
 		     "# TYPE bpflite_events_lost_total counter\n");
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		sbuf__printf(b, "bpflite_events_lost_total{reason=\"%s\"} %llu\n", reasons[i],
 			     (unsigned long long)lost[i]);
 	sbuf__printf(b, "# HELP bpflite_series_dropped_total Label values folded into \"other\" by the cardinality cap.\n"

@@ -161,11 +161,9 @@ disks_under() {
 }
 
 @test "biolatency: -c CGROUP counts only I/O issued by tasks in it" {
-	local cg
-	cg=$(cgroup2_root)
-	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
-	local dir=$cg/bpflite-bio-$$ gi go wi wo
-	make_cgroup "$dir"
+	local dir gi go wi wo
+	test_cgroup bio
+	dir=$TEST_CG
 	gi=$(make_go)
 	"$WL/blkrw" -f "$LOOP" -w 7 -r 5 -s 4096 -g "$gi" >/dev/null &
 	wi=$!

@@ -508,13 +508,9 @@ frozen_run() {
 }
 
 @test "dstate: -c CGROUP counts only tasks in that cgroup, -t only that thread" {
-	local cg
-	cg=$(cgroup2_root)
-	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
-	local dir=$cg/bpflite-dstate-$$
-	make_cgroup "$dir"
-	ktrace_twice "$N" D dwait_in_cgroup "$dir"
-	rmdir "$dir"
+	test_cgroup dstate
+	ktrace_twice "$N" D dwait_in_cgroup "$TEST_CG"
+	rmdir "$TEST_CG"
 	[ "$(count_episodes "$IN")" = "$N" ]
 	[ "$(count_episodes "$OUT")" = 0 ]
 

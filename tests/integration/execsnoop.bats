@@ -166,11 +166,9 @@ assert_same() {
 }
 
 @test "execsnoop: -c CGROUP keeps only execs in that cgroup" {
-	local cg
-	cg=$(cgroup2_root)
-	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
-	local dir=$cg/bpflite-execsnoop-$$ go go2 other
-	make_cgroup "$dir"
+	local dir go go2 other
+	test_cgroup execsnoop
+	dir=$TEST_CG
 	go=$(make_go)
 	"$WL/snoopwl" -g "$go" -d "$BATS_TEST_TMPDIR" execs >"$BATS_TEST_TMPDIR/wl.json" &
 	WLP=$!

@@ -415,6 +415,17 @@ make_cgroup() {
 	CLEANUP_CGROUPS="${CLEANUP_CGROUPS:-} $1"
 }
 
+# test_cgroup NAME: a cgroup v2 group of the test's own, made (cleanup_test
+# removes it); its path in TEST_CG. Skips the test where cgroup2 is not
+# mounted.
+test_cgroup() {
+	local cg
+	cg=$(cgroup2_root)
+	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
+	TEST_CG=$cg/bpflite-$1-$$
+	make_cgroup "$TEST_CG"
+}
+
 # For teardown(): kill what is left in the test's cgroups, remove them;
 # unmount the test's mounts. Never fails.
 cleanup_test() {

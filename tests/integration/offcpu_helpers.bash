@@ -51,15 +51,3 @@ tool_unended() {
 	n=$(sed -n 's/.* \([0-9][0-9]*\) waits not timed.*/\1/p' "$TOOL_ERR" | tail -1)
 	echo "${n:-0}"
 }
-
-# sleep_ratio: the tool's JSON total of offcpu_sleep_fn over the workload's
-# own, the waits the tool marks "unended" (traced half, so not timed) taken
-# out of the workload's side: each is one of its n equal sleeps (one of
-# unknown stack may be a sleep). At most one in a run: more is the tool's.
-sleep_ratio() {
-	local u
-	u=$(($(json_unended offcpu_sleep_fn) + $(json_unended)))
-	[ "$u" -le 1 ] || { echo "$u unended sleeps in one run" >&2; return 1; }
-	awk -v a="$(json_total offcpu_sleep_fn)" -v b="$(jq .sleep_us "$WLOUT")" -v n="$(jq .n "$WLOUT")" \
-		-v u="$u" 'BEGIN { print a / (b * (n - u) / n) }'
-}

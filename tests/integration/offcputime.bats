@@ -35,7 +35,19 @@ json_unended() {
 			else (.user_stack // []) | index($f) end) | .unended] | add // 0' "$TOOL_OUT"
 }
 
-# json_wait_total FUNC KFRAME: the same, of the stacks with a kernel frame
+# sleep_ratio: the tool's JSON total of offcpu_sleep_fn over the workload's
+# own, the waits the tool marks "unended" (traced half, so not timed) taken
+# out of the workload's side: each is one of its n equal sleeps (one of
+# unknown stack may be a sleep). At most one in a run: more is the tool's.
+sleep_ratio() {
+	local u
+	u=$(($(json_unended offcpu_sleep_fn) + $(json_unended)))
+	[ "$u" -le 1 ] || { echo "$u unended sleeps in one run" >&2; return 1; }
+	awk -v a="$(json_total offcpu_sleep_fn)" -v b="$(jq .sleep_us "$WLOUT")" -v n="$(jq .n "$WLOUT")" \
+		-v u="$u" 'BEGIN { print a / (b * (n - u) / n) }'
+}
+
+# json_wait_total FUNC KFRAME: json_total of the stacks with a kernel frame
 # that KFRAME (a regex) matches: the waits themselves (a thread preempted
 # in FUNC under load is off CPU there too, for as long as the CPU is
 # taken). A regex: 6.18 reads a pipe in anon_pipe_read, 6.1 in pipe_read.
@@ -375,13 +387,9 @@ run_cgroup() {
 }
 
 @test "offcputime: -c CGROUP counts only tasks in that cgroup" {
-	local cg
-	cg=$(cgroup2_root)
-	[ -n "$cg" ] || skip "no cgroup v2 mount (cgroup2 file system)"
-	local dir=$cg/bpflite-offcpu-$$
-	make_cgroup "$dir"
-	traced_run 8 run_cgroup "$dir"
-	rmdir "$dir"
+	test_cgroup offcpu
+	traced_run 8 run_cgroup "$TEST_CG"
+	rmdir "$TEST_CG"
 	assert_between "sleep tool/workload" "$(sleep_ratio)" 0.9 1.1
 	jq -se --argjson p "$OTHER" 'map(select(.pid == $p)) | length == 0' "$TOOL_OUT"
 }
