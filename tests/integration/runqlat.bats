@@ -18,7 +18,7 @@ teardown() {
 	cleanup_cgroup
 }
 
-# hog_run NTHREADS TOOL_ARGS...: run cpuhog under runqlat-lite -j -p.
+# hog_run NTHREADS TOOL_ARGS...: run cpuhog under runqlat-lite -j -L -p.
 # Leaves HOG (workload's JSON) and TOOL_OUT.
 hog_run() {
 	local n=$1
@@ -27,7 +27,7 @@ hog_run() {
 	go=$(make_go)
 	"$WL/cpuhog" -n "$n" -s 2 -c 1 -g "$go" >"$BATS_TEST_TMPDIR/hog.json" &
 	local wp=$!
-	start_tool runqlat-lite -j -p "$wp" "$@"
+	start_tool runqlat-lite -j -L -p "$wp" "$@"
 	go "$go"
 	wait "$wp"
 	stop_tool INT
@@ -50,18 +50,25 @@ check_buckets_bracket_sum() {
 }
 
 check_hog_against_schedstat() {
-	local kernel_us tool_us count slices
-	kernel_us=$(echo "$HOG" | jq '.total_run_delay_ns / 1000')
-	slices=$(echo "$HOG" | jq '.total_slices')
-	tool_us=$(tool_sum_us)
-	count=$(tool_count)
-	echo "kernel: run_delay ${kernel_us}us over $slices waits; tool: ${tool_us}us over $count waits"
-	# shown when a check fails: the kernel's figures thread by thread
-	echo "$HOG" | jq -c '.threads[]'
+	local tid kernel_us tool_us k n
 	# shown when a check fails: what the tool said of its losses
 	grep -E 'events lost|updates dropped' "$TOOL_ERR" || true
-	assert_between "tool/kernel wait ratio" "$(awk -v a="$tool_us" -v b="$kernel_us" 'BEGIN{print a/b}')" 0.85 1.15
-	assert_between "tool/kernel count of waits" "$(awk -v a="$count" -v b="$slices" 'BEGIN{print a/b}')" 0.85 1.15
+	[ "$(echo "$HOG" | jq '.threads | length')" = 4 ]
+	# Each hog against its own schedstat, through its own histogram (-L).
+	# Not the main thread: it sleeps in pthread_join() the whole run, and
+	# Debian's 6.12 counted that sleep as run_delay in 2 of 6 guest runs
+	# (the main thread 2.02 and 2.05 s over 34 waits, the hogs matching
+	# the tool to 1 %: a sleeping task accounted as queued, which no
+	# switch or wake-up shows).
+	for tid in $(echo "$HOG" | jq '.threads[].tid'); do
+		kernel_us=$(echo "$HOG" | jq --argjson t "$tid" '.threads[] | select(.tid == $t) | .run_delay_ns / 1000')
+		k=$(echo "$HOG" | jq --argjson t "$tid" '.threads[] | select(.tid == $t) | .slices')
+		tool_us=$(jq -s --argjson t "$tid" '[.[] | select(.type=="interval") | .histograms[] | select(.tid == $t) | .sum] | add // 0' "$TOOL_OUT")
+		n=$(jq -s --argjson t "$tid" '[.[] | select(.type=="interval") | .histograms[] | select(.tid == $t) | .count] | add // 0' "$TOOL_OUT")
+		echo "hog $tid: kernel run_delay ${kernel_us}us over $k waits; tool ${tool_us}us over $n waits"
+		assert_between "hog $tid: tool/kernel wait ratio" "$(awk -v a="$tool_us" -v b="$kernel_us" 'BEGIN{print a/b}')" 0.85 1.15
+		assert_between "hog $tid: tool/kernel count of waits" "$(awk -v a="$n" -v b="$k" 'BEGIN{print a/b}')" 0.85 1.15
+	done
 	check_buckets_bracket_sum
 	# Where the waits sit is the scheduler's business (a tick-long round
 	# robin on older kernels, a broad spread under EEVDF on a busy
@@ -70,7 +77,7 @@ check_hog_against_schedstat() {
 }
 
 # bats test_tags=smoke, vm
-@test "runqlat: 4 pinned hogs: total wait and count of waits match schedstat, buckets bracket the sum (tp_btf)" {
+@test "runqlat: 4 pinned hogs: each hog's wait and count of waits match its schedstat, buckets bracket the sum (tp_btf)" {
 	hog_run 4 -v
 	grep -q "loader: light" "$TOOL_ERR"
 	grep -q "attach sched_switch: tp_btf" "$TOOL_ERR"
