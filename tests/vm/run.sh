@@ -32,7 +32,11 @@ line=$(awk -v n="$name" '$1 == n { print; exit }' tests/vm/kernels)
 [ -n "$line" ] || { say "not in tests/vm/kernels"; exit 1; }
 read -r _ pkg glob <<<"$line"
 
-# The kernel package, extracted and depmod'ed once.
+# The kernel package, extracted and depmod'ed once: by one guest at a time
+# (tests/run.sh boots two at once; apt-get is not run twice side by side).
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
 kdir=$cache/$pkg
 if [ ! -f "$kdir/.ready" ]; then
 	dl=$(mktemp -d)
@@ -64,6 +68,7 @@ fi
 kver=$(ls "$kdir/lib/modules")
 vmlinuz=$kdir/boot/vmlinuz-$kver
 [ -s "$kdir/vmlinux.btf" ] || tests/vm/extract-btf.sh "$vmlinuz" "$kdir/vmlinux.btf" || exit 1
+exec 9>&-
 
 # The initramfs: static busybox, /init, and the modules that mounting the
 # host's root needs, in dependency order (from modules.dep).
