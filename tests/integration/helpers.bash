@@ -415,6 +415,14 @@ make_cgroup() {
 	CLEANUP_CGROUPS="${CLEANUP_CGROUPS:-} $1"
 }
 
+# tool_err_count PHRASE: the number before PHRASE in the tool's last line
+# that has it, on stderr (a warning or a -v line at exit); 0 when none.
+tool_err_count() {
+	local n
+	n=$(sed -n "s/.* \([0-9][0-9]*\) $1.*/\1/p" "$TOOL_ERR" | tail -1)
+	echo "${n:-0}"
+}
+
 # test_cgroup NAME: a cgroup v2 group of the test's own, made (cleanup_test
 # removes it); its path in TEST_CG. Skips the test where cgroup2 is not
 # mounted.

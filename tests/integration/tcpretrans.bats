@@ -224,11 +224,7 @@ ktrace_retrans() {
 }
 
 # Retransmit attempts that failed in the sender's stack (-v says so at exit).
-failed_count() {
-	local n
-	n=$(sed -n 's/.*: \([0-9]*\) retransmit attempts failed locally.*/\1/p' "$TOOL_ERR")
-	echo "${n:-0}"
-}
+failed_count() { tool_err_count "retransmit attempts failed locally"; }
 
 # Retransmits the tool reported from LA to RA:PORT of kind $1 (R or S).
 tool_retrans() {
@@ -239,11 +235,7 @@ tool_retrans() {
 # Runs of the tool's program the kernel skipped (the program already
 # running on that CPU), as the tool said at exit: machine-wide, not this
 # flow's alone.
-tool_missed() {
-	local n
-	n=$(sed -n 's/.*warning: \([0-9]*\) events missed: .*/\1/p' "$TOOL_ERR")
-	echo "${n:-0}"
-}
+tool_missed() { tool_err_count "events missed"; }
 
 # shown_all N: N, the retransmits of this flow the tool showed, are every
 # one the kernel traced (KSENT), never more, and fewer only by runs the
