@@ -18,7 +18,7 @@ __u64 loss__missed(void)
 
 __u64 loss__total(const struct bpflite_loss *l)
 {
-	return l->events + l->stacks + l->map_full + l->unended + loss__missed();
+	return l->events + l->stacks + l->map_full + l->unended;
 }
 
 void loss__report(const struct bpflite_loss *l, bool json)
@@ -31,7 +31,7 @@ void loss__report_to(const struct bpflite_loss *l, FILE *json)
 	__u64 missed = loss__missed();
 	struct json j;
 
-	if (!l->events && !l->stacks && !l->map_full && !l->unended && !missed)
+	if (!loss__total(l) && !missed)
 		return;
 	if (l->events)
 		msg__warn("%llu events lost (ring buffer full)", (unsigned long long)l->events);

@@ -16,7 +16,7 @@ void loss__missed_from(__u64 (*fn)(void));
 /* What fn counts now; 0 before any program is attached. */
 __u64 loss__missed(void);
 
-/* Total of all counters (the skipped runs included). */
+/* Total of the BPF side's counters (loss__missed() apart: it asks the kernel). */
 __u64 loss__total(const struct bpflite_loss *l);
 /*
  * At exit: a warning on stderr for each non-zero counter, and with json a

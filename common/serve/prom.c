@@ -202,7 +202,7 @@ static struct {
 static void self_metrics(struct sbuf *b)
 {
 	static const char *const reasons[] = { "ringbuf", "stack", "map_full", "unended", "missed" };
-	__u64 lost[5] = { 0 };
+	__u64 lost[sizeof(reasons) / sizeof(reasons[0])] = { 0 };
 
 	if (exp.loss) {
 		lost[0] = exp.loss->events;
@@ -216,7 +216,7 @@ static void self_metrics(struct sbuf *b)
 		     "bpflite_build_info{tool=\"%s\",version=\"%s\"} 1\n", msg_tool, BPFLITE_VERSION);
 	sbuf__printf(b, "# HELP bpflite_events_lost_total Events the BPF side could not record, by reason.\n"
 		     "# TYPE bpflite_events_lost_total counter\n");
-	for (int i = 0; i < 5; i++)
+	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
 		sbuf__printf(b, "bpflite_events_lost_total{reason=\"%s\"} %llu\n", reasons[i],
 			     (unsigned long long)lost[i]);
 	sbuf__printf(b, "# HELP bpflite_series_dropped_total Label values folded into \"other\" by the cardinality cap.\n"

@@ -372,6 +372,32 @@ assert_no_loss() {
 	fi
 }
 
+# prog_runs PID REGEX: "RUNS MISSES": how many times the kernel ran the BPF
+# programs whose name REGEX matches (bpftool may show names cut at 15
+# characters) that process PID holds open (run_cnt, counted while
+# kernel.bpf_stats_enabled is 1: bpf_stats_on), and how many runs it
+# skipped (recursion_misses), machine-wide, as bpftool reads them.
+prog_runs() {
+	local ids
+	# the programs of its fds (fdinfo's prog_id: a program's fd or a link's)
+	ids=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*//p' | sort -un | paste -sd, -)
+	bpftool prog show -j 2>/dev/null | jq -r --arg ids "[${ids}]" --arg n "$2" \
+		'($ids | fromjson) as $ids | [.[] | select((.name | test($n)) and (.id as $i | $ids | index($i)))] |
+		 "\(map(.run_cnt // 0) | add // 0) \(map(.recursion_misses // 0) | add // 0)"'
+}
+
+# bpf_stats_on: the kernel counts BPF program runs until the test ends.
+bpf_stats_on() {
+	[ -n "${BPF_STATS_WAS:-}" ] || BPF_STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
+	sysctl -qw kernel.bpf_stats_enabled=1
+}
+
+# bpf_stats_restore: as it was before bpf_stats_on.
+bpf_stats_restore() {
+	[ -z "${BPF_STATS_WAS:-}" ] || sysctl -qw kernel.bpf_stats_enabled="$BPF_STATS_WAS"
+	BPF_STATS_WAS=
+}
+
 # wait_attached PID N [OUTPUT]: wait until process PID (a reference tracer
 # such as bpftrace) has N tracepoint programs attached, as the kernel lists
 # them (bpftool perf), not as its banner says. Its first start on a cold
@@ -413,6 +439,14 @@ cgroup2_root() {
 make_cgroup() {
 	mkdir "$1"
 	CLEANUP_CGROUPS="${CLEANUP_CGROUPS:-} $1"
+}
+
+# tool_err_count PHRASE: the number before PHRASE in the tool's last line
+# that has it, on stderr (a warning or a -v line at exit); 0 when none.
+tool_err_count() {
+	local n
+	n=$(sed -n "s/.* \([0-9][0-9]*\) $1.*/\1/p" "$TOOL_ERR" | tail -1)
+	echo "${n:-0}"
 }
 
 # test_cgroup NAME: a cgroup v2 group of the test's own, made (cleanup_test

@@ -46,8 +46,4 @@ tool_reported_half() {
 }
 
 # Waits the kernel traced half of, from the tool's warning (0 when none).
-tool_unended() {
-	local n
-	n=$(sed -n 's/.* \([0-9][0-9]*\) waits not timed.*/\1/p' "$TOOL_ERR" | tail -1)
-	echo "${n:-0}"
-}
+tool_unended() { tool_err_count "waits not timed"; }
