@@ -72,7 +72,7 @@ struct dstate_val {
 	__u64 count;
 	__u64 total_ns;		/* switch-out to switch-in */
 	__u64 max_ns;
-	__u32 slots[HIST_SLOTS];	/* log2 of microseconds (-H) */
+	__u64 slots[HIST_SLOTS];	/* log2 of microseconds (-H) */
 };
 
 /* Ring buffer records start with their kind. */

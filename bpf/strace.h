@@ -194,7 +194,7 @@ struct strace_stat {
 };
 
 struct strace_hist {
-	__u32 slots[STRACE_HIST_SLOTS];	/* log2 of microseconds */
+	__u64 slots[STRACE_HIST_SLOTS];	/* log2 of microseconds */
 };
 
 #endif

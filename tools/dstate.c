@@ -314,7 +314,7 @@ struct comm_count {
 struct reason {
 	char name[128];
 	__u64 count, total_ns, max_ns;
-	__u32 slots[HIST_SLOTS];
+	__u64 slots[HIST_SLOTS];
 	struct comm_count *comms;
 	int ncomms;
 };

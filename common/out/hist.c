@@ -11,9 +11,16 @@
 #define STARS_MAX 40
 
 /* bcc's _stars(): floor(width * val / max) stars, padded to width. */
-static void print_stars(FILE *f, unsigned int val, unsigned int max, int width)
+static void print_stars(FILE *f, __u64 val, __u64 max, int width)
 {
-	int n = (int)((unsigned long long)width * val / max), i;
+	/* val <= max: the product fits unless max passes 2^58; then scale both */
+	int n, i;
+
+	while (max >> 57) {
+		val >>= 1;
+		max >>= 1;
+	}
+	n = (int)((__u64)width * val / max);
 
 	if (n > width)
 		n = width;
@@ -29,7 +36,7 @@ void hist__log2_bounds(int i, unsigned long long *low, unsigned long long *high)
 	*high = (1ULL << (i + 1)) - 1;
 }
 
-static int hist_extent(const __u32 *slots, int n, unsigned int *max)
+static int hist_extent(const __u64 *slots, int n, __u64 *max)
 {
 	int idx_max = -1, i;
 
@@ -43,10 +50,10 @@ static int hist_extent(const __u32 *slots, int n, unsigned int *max)
 	return idx_max;
 }
 
-void hist__print_log2(FILE *f, const __u32 *slots, int n, const char *unit)
+void hist__print_log2(FILE *f, const __u64 *slots, int n, const char *unit)
 {
 	unsigned long long low, high;
-	unsigned int max;
+	__u64 max;
 	int idx_max = hist_extent(slots, n, &max), i;
 	/* bcc counts slots from 1: its "idx_max <= 32" is our idx_max <= 31 */
 	int wide = idx_max > 31;
@@ -60,25 +67,25 @@ void hist__print_log2(FILE *f, const __u32 *slots, int n, const char *unit)
 	for (i = 0; i <= idx_max; i++) {
 		hist__log2_bounds(i, &low, &high);
 		if (wide)
-			fprintf(f, "%20llu -> %-20llu : %-8u |", low, high, slots[i]);
+			fprintf(f, "%20llu -> %-20llu : %-8llu |", low, high, (unsigned long long)slots[i]);
 		else
-			fprintf(f, "%10llu -> %-10llu : %-8u |", low, high, slots[i]);
+			fprintf(f, "%10llu -> %-10llu : %-8llu |", low, high, (unsigned long long)slots[i]);
 		print_stars(f, slots[i], max, wide ? STARS_MAX / 2 : STARS_MAX);
 		fputs("|\n", f);
 	}
 }
 
-void hist__print_linear(FILE *f, const __u32 *slots, int n, long long base,
+void hist__print_linear(FILE *f, const __u64 *slots, int n, long long base,
 			long long step, const char *unit)
 {
-	unsigned int max;
+	__u64 max;
 	int idx_max = hist_extent(slots, n, &max), i;
 
 	if (idx_max < 0)
 		return;
 	fprintf(f, "     %-13s : count     distribution\n", unit);
 	for (i = 0; i <= idx_max; i++) {
-		fprintf(f, "        %-10lld : %-8u |", base + i * step, slots[i]);
+		fprintf(f, "        %-10lld : %-8llu |", base + i * step, (unsigned long long)slots[i]);
 		print_stars(f, slots[i], max, STARS_MAX);
 		fputs("|\n", f);
 	}
@@ -95,7 +102,7 @@ static void json_common(struct json *j, const struct hist *h, const char *unit, 
 void hist__json_log2(struct json *j, const struct hist *h, const char *unit, double div_ns)
 {
 	unsigned long long low, high;
-	unsigned int max;
+	__u64 max;
 	int idx_max = hist_extent(h->slots, HIST_SLOTS, &max), i;
 
 	json_common(j, h, unit, div_ns);
@@ -114,7 +121,7 @@ void hist__json_log2(struct json *j, const struct hist *h, const char *unit, dou
 void hist__json_linear(struct json *j, const struct hist *h, const char *unit, double div_ns,
 		       long long base, long long step)
 {
-	unsigned int max;
+	__u64 max;
 	int idx_max = hist_extent(h->slots, HIST_SLOTS, &max), i;
 
 	json_common(j, h, unit, div_ns);

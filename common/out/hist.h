@@ -12,9 +12,9 @@
 #include "out/json.h"
 
 /* bcc's print_log2_hist(): slot i holds [2^i, 2^(i+1)), slot 0 holds 0..1. */
-void hist__print_log2(FILE *f, const __u32 *slots, int n, const char *unit);
+void hist__print_log2(FILE *f, const __u64 *slots, int n, const char *unit);
 /* bcc's print_linear_hist(): slot i is the value base + i*step. */
-void hist__print_linear(FILE *f, const __u32 *slots, int n, long long base,
+void hist__print_linear(FILE *f, const __u64 *slots, int n, long long base,
 			long long step, const char *unit);
 /* Bounds of log2 slot i. */
 void hist__log2_bounds(int i, unsigned long long *low, unsigned long long *high);

@@ -15,30 +15,60 @@ __u64 prom_series_dropped;
 /* Folded values remembered (so each counts once), per label, beyond which each fold counts. */
 #define MAX_REMEMBERED	4096
 
-/*
- * A label value as the text format wants it: \, " and newline escaped.
- * Other control bytes and bytes outside ASCII become '?': a label value
- * must be valid UTF-8, and kernel names need nothing more.
- */
-static size_t esc_value(char *out, size_t len, const char *v)
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0; 0 for
+ * C1 controls too (U+0080-U+009F: U+009B starts a terminal's escape). */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	size_t o = 0;
+	size_t len, i;
+	unsigned int cp;
 
-	for (; *v && o + 3 < len; v++) {
-		unsigned char ch = *v;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* no C1 controls, overlong forms or surrogates */
+	if (cp < 0xa0 || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
 
-		if (ch == '\\' || ch == '"') {
-			out[o++] = '\\';
-			out[o++] = ch;
-		} else if (ch == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
+/*
+ * A label value as the text format wants it (valid UTF-8, with \, " and
+ * newline escaped), one to one: valid UTF-8 passes, a backslash becomes
+ * \\ and any other byte (control, invalid UTF-8) \xNN in the value, so two
+ * names that differ in any byte (cgroup or task names other users choose)
+ * never share a series.
+ */
+static void esc_value(struct sbuf *b, const char *v)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	size_t n = strlen(v), u;
+
+	while (n) {
+		if (*p == '\\' || *p == '"') {
+			/* the value's \ is \\, written \\\\; its " is written \" */
+			sbuf__putn(b, *p == '\\' ? "\\\\\\\\" : "\\\"", *p == '\\' ? 4 : 2);
+			p++, n--;
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			sbuf__putn(b, (const char *)p, 1);
+			p++, n--;
+		} else if ((u = utf8_len(p, n))) {
+			sbuf__putn(b, (const char *)p, u);
+			p += u, n -= u;
 		} else {
-			out[o++] = ch < 0x20 || ch >= 0x7f ? '?' : ch;
+			/* the value's \xNN, its backslash written \\ */
+			sbuf__printf(b, "\\\\x%02x", *p);
+			p++, n--;
 		}
 	}
-	out[o] = 0;
-	return o;
 }
 
 /* The value kept for label i: itself when known or room is left, else "other". */
@@ -79,35 +109,42 @@ static const char *cap_value(struct prom_family *f, int i, const char *v)
 
 struct prom_series *prom__series(struct prom_family *f, const char *const *values)
 {
-	char labels[sizeof(f->s[0].labels)], esc[128];
-	size_t o = 0;
+	struct sbuf labels = { 0 };
 	int i;
 
-	labels[0] = 0;
 	for (i = 0; i < PROM_MAX_LABELS && f->label[i]; i++) {
 		const char *v = f->capped[i] ? cap_value(f, i, values[i]) : values[i];
 
-		esc_value(esc, sizeof(esc), v);
-		o += snprintf(labels + o, sizeof(labels) - o, "%s%s=\"%s\"", i ? "," : "",
-			      f->label[i], esc);
-		if (o >= sizeof(labels))
-			return NULL;
+		sbuf__printf(&labels, "%s%s=\"", i ? "," : "", f->label[i]);
+		esc_value(&labels, v);
+		sbuf__putn(&labels, "\"", 1);
 	}
+	if (!labels.p)
+		sbuf__putn(&labels, "", 0);
+	if (!labels.p)
+		goto dropped;
 	for (i = 0; i < f->n; i++)
-		if (!strcmp(f->s[i].labels, labels))
+		if (!strcmp(f->s[i].labels, labels.p)) {
+			sbuf__free(&labels);
 			return &f->s[i];
+		}
 	if (f->n == f->alloc) {
 		int alloc = f->alloc ? f->alloc * 2 : 8;
 		struct prom_series *s = realloc(f->s, alloc * sizeof(*s));
 
 		if (!s)
-			return NULL;
+			goto dropped;
 		f->s = s;
 		f->alloc = alloc;
 	}
 	memset(&f->s[f->n], 0, sizeof(f->s[0]));
-	strcpy(f->s[f->n].labels, labels);
+	f->s[f->n].labels = labels.p;	/* the series owns it */
 	return &f->s[f->n++];
+dropped:
+	/* no memory: the sample is left out, and counted */
+	sbuf__free(&labels);
+	prom_series_dropped++;
+	return NULL;
 }
 
 void prom__hist_add(struct prom_series *s, const struct hist *h)
@@ -119,6 +156,8 @@ void prom__hist_add(struct prom_series *s, const struct hist *h)
 
 void prom__free(struct prom_family *f)
 {
+	for (int i = 0; i < f->n; i++)
+		free(f->s[i].labels);
 	for (int i = 0; i < PROM_MAX_LABELS; i++) {
 		for (int j = 0; j < f->vals[i].n; j++)
 			free(f->vals[i].v[j]);

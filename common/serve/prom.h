@@ -23,7 +23,7 @@
 enum prom_type { PROM_COUNTER, PROM_HISTOGRAM };
 
 struct prom_series {
-	char labels[256];		/* rendered: a="x",b="y" */
+	char *labels;			/* rendered: a="x",b="y" (malloc'd, any length) */
 	double value;			/* counter */
 	__u64 slots[HIST_SLOTS];	/* histogram */
 	__u64 sum_ns;

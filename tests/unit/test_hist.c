@@ -19,7 +19,7 @@ static const char golden_log2[] =
 
 static void test_log2_golden(void **state)
 {
-	__u32 slots[HIST_SLOTS] = { 0, 0, 4, 6, 22, 69, 5, 0, 1 };
+	__u64 slots[HIST_SLOTS] = { 0, 0, 4, 6, 22, 69, 5, 0, 1 };
 	struct capture c;
 
 	(void)state;
@@ -31,7 +31,7 @@ static void test_log2_golden(void **state)
 
 static void test_log2_empty_prints_nothing(void **state)
 {
-	__u32 slots[HIST_SLOTS] = { 0 };
+	__u64 slots[HIST_SLOTS] = { 0 };
 	struct capture c;
 
 	(void)state;
@@ -43,7 +43,7 @@ static void test_log2_empty_prints_nothing(void **state)
 
 static void test_log2_wide_layout(void **state)
 {
-	__u32 slots[40] = { 0 };
+	__u64 slots[40] = { 0 };
 	struct capture c;
 	const char *t;
 
@@ -112,7 +112,7 @@ static const char golden_linear[] =
 
 static void test_linear_golden(void **state)
 {
-	__u32 slots[HIST_SLOTS] = { 2, 4, 1 };
+	__u64 slots[HIST_SLOTS] = { 2, 4, 1 };
 	struct capture c;
 
 	(void)state;
@@ -140,6 +140,32 @@ static void test_json_form(void **state)
 	capture_close(&c);
 }
 
+/* A slot past 2^32 events (hours of a busy CPU's switches): no wrap in the
+ * map's value, the text or the JSON. */
+static void test_count_past_u32(void **state)
+{
+	struct hist h = { .slots = { 0, 1, 5000000000ULL }, .count = 5000000001ULL };
+	struct capture c;
+	struct json j;
+
+	(void)state;
+	_Static_assert(sizeof(h.slots[0]) == 8, "a histogram slot holds 64 bits");
+	capture_open(&c);
+	hist__print_log2(c.f, h.slots, HIST_SLOTS, "usecs");
+	assert_string_equal(capture_text(&c),
+		"     usecs               : count     distribution\n"
+		"         0 -> 1          : 0        |                                        |\n"
+		"         2 -> 3          : 1        |                                        |\n"
+		"         4 -> 7          : 5000000000 |****************************************|\n");
+	capture_close(&c);
+	capture_open(&c);
+	json__begin(&j, c.f);
+	hist__json_log2(&j, &h, "usecs", 1e3);
+	json__end(&j);
+	assert_non_null(strstr(capture_text(&c), "{\"low\":4,\"high\":7,\"count\":5000000000}"));
+	capture_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_slot_function),
 		cmocka_unit_test(test_linear_golden),
 		cmocka_unit_test(test_json_form),
+		cmocka_unit_test(test_count_past_u32),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);

@@ -85,7 +85,8 @@ static void test_cap_and_escaping(void **state)
 	prom__series(&f, v)->value += 1;
 	prom__render(&b, &f);
 	assert_non_null(strstr(b.p, "y_total{k=\"a\",op=\"read\"} 2\n"));
-	assert_non_null(strstr(b.p, "y_total{k=\"b\\\"\\\\\\n?\",op=\"read\"} 1\n"));
+	/* the value's own \ doubled, other bytes \xNN: one to one */
+	assert_non_null(strstr(b.p, "y_total{k=\"b\\\"\\\\\\\\\\\\x0a\\\\xff\",op=\"read\"} 1\n"));
 	assert_non_null(strstr(b.p, "y_total{k=\"other\",op=\"read\"} 13\n"));
 	assert_int_equal(count_lines(b.p, "y_total{"), 3);
 	assert_int_equal(prom_series_dropped, 2);	/* c and d */
@@ -99,12 +100,55 @@ static void test_cap_and_escaping(void **state)
 	prom_max_values = PROM_DEFAULT_MAX_VALUES;
 }
 
+/* Long and non-ASCII values stay whole and distinct: two cgroup paths that
+ * differ only past byte 200, or only in a byte that is not UTF-8, are two
+ * series; valid UTF-8 is kept as it is. */
+static void test_values_distinct(void **state)
+{
+	struct prom_family f = { .name = "z_total", .help = "h", .type = PROM_COUNTER,
+				 .label = { "cgroup" }, .capped = { true } };
+	char a[301], c[301];
+	const char *v[1];
+	struct sbuf b = { 0 };
+
+	(void)state;
+	prom_series_dropped = 0;
+	memset(a, 'x', 300);
+	a[300] = 0;
+	memcpy(c, a, sizeof(c));
+	c[299] = 'y';
+	v[0] = a;
+	prom__series(&f, v)->value += 1;
+	v[0] = c;
+	prom__series(&f, v)->value += 2;
+	v[0] = "caf\xc3\xa9";
+	prom__series(&f, v)->value += 3;
+	v[0] = "n\xff";
+	prom__series(&f, v)->value += 4;
+	v[0] = "n\xfe\xc2\x9b";	/* not UTF-8, then a C1 control (a terminal's CSI) */
+	prom__series(&f, v)->value += 5;
+	v[0] = "n\\xff";	/* the text \xff, not the byte */
+	prom__series(&f, v)->value += 6;
+	prom__render(&b, &f);
+	assert_int_equal(count_lines(b.p, "z_total{"), 6);
+	assert_int_equal(prom_series_dropped, 0);
+	assert_non_null(strstr(b.p, "xxxxy\"} 2\n"));
+	assert_non_null(strstr(b.p, "xxxxx\"} 1\n"));
+	assert_non_null(strstr(b.p, "z_total{cgroup=\"caf\xc3\xa9\"} 3\n"));
+	assert_non_null(strstr(b.p, "z_total{cgroup=\"n\\\\xff\"} 4\n"));
+	assert_non_null(strstr(b.p, "z_total{cgroup=\"n\\\\xfe\\\\xc2\\\\x9b\"} 5\n"));
+	assert_non_null(strstr(b.p, "z_total{cgroup=\"n\\\\\\\\xff\"} 6\n"));
+	sbuf__free(&b);
+	prom__free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_le_strings),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_cap_and_escaping),
+		cmocka_unit_test(test_values_distinct),
 	};
 
 	return cmocka_run_group_tests_name("prom", tests, NULL, NULL);
