@@ -325,7 +325,15 @@ struct umap {
 
 struct perfsym {
 	__u64 start, size;
-	char *name;
+	const char *name;	/* interned in the process's perf_names */
+	size_t seq;		/* order in the file: the later entry wins */
+};
+
+/* A process's perf-map names, each stored once (a JIT writes a recompiled
+ * function's name again at each new address). Open addressing. */
+struct perf_names {
+	char **v;
+	size_t n, cap;
 };
 
 struct uproc {
@@ -334,9 +342,12 @@ struct uproc {
 	struct umap *maps;
 	int nr;
 	int perf_fd;		/* /tmp/perf-PID.map, kept open; -1 */
-	struct perfsym *perf;	/* parsed on first use */
-	size_t nr_perf;
-	bool perf_loaded;
+	struct perfsym *perf;	/* sorted by start, then seq; read on first use */
+	size_t nr_perf, cap_perf;
+	struct perf_names names;
+	off_t perf_off;		/* bytes of the map read: a JIT appends */
+	size_t perf_bytes;	/* charged to usyms' budget */
+	bool perf_full;		/* the budget stopped its reading */
 	bool missed_refresh;	/* re-read once for an address out of every map */
 };
 
@@ -345,6 +356,7 @@ struct usyms {
 	size_t nr_procs;
 	struct ufile *files[HASH_SIZE];
 	size_t max_bytes, bytes;
+	size_t perf_bytes;	/* of bytes: every process's perf map, <= max_bytes / 2 */
 	unsigned long long tick;
 	int nr_fds, max_fds;
 	struct elf_syms *vdso;
@@ -447,9 +459,12 @@ static void proc_free(struct usyms *u, struct uproc *p)
 	for (i = 0; i < p->nr; i++)
 		file_put(u, p->maps[i].file);
 	free(p->maps);
-	for (size_t j = 0; j < p->nr_perf; j++)
-		free(p->perf[j].name);
+	for (size_t j = 0; j < p->names.cap; j++)
+		free(p->names.v[j]);
+	free(p->names.v);
 	free(p->perf);
+	u->bytes -= p->perf_bytes;
+	u->perf_bytes -= p->perf_bytes;
 	close_fd(u, &p->perf_fd);
 	free(p);
 }
@@ -463,7 +478,8 @@ static void proc_free(struct usyms *u, struct uproc *p)
 #define MAX_ELF_FILE	(16ll << 30)
 /* One table may take the whole cache budget (not less than this much). */
 #define MIN_TABLE_BYTES	(1u << 20)
-#define MAX_PERF_MAP	(64ll << 20)
+/* what is read of a perf map in all (its memory is bounded by the budget) */
+#define MAX_PERF_MAP	(256ll << 20)
 
 static const struct safeopen elf_open = {
 	.min_size = 52,		/* an ELF header */
@@ -1002,70 +1018,161 @@ static int cmp_perfsym(const void *a, const void *b)
 {
 	const struct perfsym *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void perf_load(struct uproc *p)
+static size_t hash_name(const char *s)
 {
-	size_t cap = 0, linecap = 0, total = 0;
-	ssize_t n;
-	char *line = NULL;
-	FILE *f;
-	int fd;
+	size_t h = 5381;
 
-	p->perf_loaded = true;
-	if (p->perf_fd < 0)
-		return;
-	fd = dup(p->perf_fd);
-	if (fd < 0)
-		return;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return;
-	}
-	rewind(f);
-	/* "START SIZE name", hex, as perf reads it; at most what was checked */
-	while (total < MAX_PERF_MAP && (n = getline(&line, &linecap, f)) > 0 &&
-	       p->nr_perf < (1u << 20)) {
-		unsigned long long start, size;
-		int pos = 0;
-		char *name;
-
-		total += n;
-		if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos)
-			continue;
-		name = line + pos;
-		name[strcspn(name, "\n")] = '\0';
-		if (!*name)
-			continue;
-		if (p->nr_perf == cap) {
-			size_t c = cap ? cap * 2 : 64;
-			void *q = realloc(p->perf, c * sizeof(*p->perf));
-
-			if (!q)
-				break;
-			p->perf = q;
-			cap = c;
-		}
-		p->perf[p->nr_perf].name = strdup(name);
-		if (!p->perf[p->nr_perf].name)
-			break;
-		p->perf[p->nr_perf].start = start;
-		p->perf[p->nr_perf].size = size;
-		p->nr_perf++;
-	}
-	free(line);
-	fclose(f);
-	qsort(p->perf, p->nr_perf, sizeof(*p->perf), cmp_perfsym);
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
 }
 
-static const struct perfsym *perf_find(struct uproc *p, __u64 addr)
+/* name stored once in t; *cost gets the bytes it added. NULL: no memory. */
+static const char *perf_intern(struct perf_names *t, const char *name, size_t *cost)
+{
+	size_t i, len = strlen(name);
+
+	*cost = 0;
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		char **v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = 0; i < t->cap; i++) {
+			size_t j;
+
+			if (!t->v[i])
+				continue;
+			for (j = hash_name(t->v[i]) & (cap - 1); v[j]; j = (j + 1) & (cap - 1))
+				;
+			v[j] = t->v[i];
+		}
+		free(t->v);
+		*cost += (cap - t->cap) * sizeof(*v);
+		t->v = v;
+		t->cap = cap;
+	}
+	for (i = hash_name(name) & (t->cap - 1); t->v[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->v[i], name))
+			return t->v[i];
+	t->v[i] = malloc(len + 1);
+	if (!t->v[i])
+		return NULL;
+	memcpy(t->v[i], name, len + 1);
+	t->n++;
+	*cost += len + 1 + 16;	/* and malloc's overhead */
+	return t->v[i];
+}
+
+/*
+ * What a JIT appended to p's perf map since the last read ("START SIZE
+ * name" lines, hex, as perf reads them; a line not yet ended is left for
+ * the next read), merged into p->perf. Its memory is charged to u's
+ * budget: every process's perf maps together keep to half of it.
+ */
+static void perf_read(struct usyms *u, struct uproc *p)
+{
+	size_t first = p->nr_perf, i, j, k, used = 0, cost;
+	struct perfsym *merged;
+	bool stop = false;
+	char buf[65536], *line, *nl;
+	struct stat st;
+	ssize_t got;
+
+	if (p->perf_fd < 0 || p->perf_full || fstat(p->perf_fd, &st) || st.st_size <= p->perf_off)
+		return;
+	while (!stop && p->perf_off + (off_t)used < st.st_size && p->perf_off < MAX_PERF_MAP) {
+		got = pread(p->perf_fd, buf + used, sizeof(buf) - 1 - used, p->perf_off + used);
+		if (got <= 0)
+			break;
+		used += got;
+		buf[used] = 0;
+		line = buf;
+		while (!stop && (nl = memchr(line, '\n', buf + used - line))) {
+			unsigned long long start, size;
+			const char *name;
+			int pos = 0;
+
+			*nl = 0;
+			if (sscanf(line, "%llx %llx %n", &start, &size, &pos) >= 2 && pos && line[pos]) {
+				size_t grow = p->cap_perf ? p->cap_perf : 64;
+				/* at most what this entry adds: its name, the arrays' growth */
+				size_t need = strlen(line + pos) + 1 + 16 +
+					      (p->nr_perf == p->cap_perf ? grow * sizeof(*p->perf) : 0) +
+					      (2 * (p->names.n + 1) > p->names.cap ?
+					       (p->names.cap ? p->names.cap : 256) * sizeof(char *) : 0);
+
+				if (u->perf_bytes + need > u->max_bytes / 2) {
+					p->perf_full = stop = true;
+					msg__verbose("pid %d: /tmp/perf-%d.map: %zu symbols read, the "
+						     "rest over the symbols' memory bound", p->tgid, p->tgid,
+						     p->nr_perf);
+					break;
+				}
+				if (p->nr_perf == p->cap_perf) {
+					void *q = realloc(p->perf, (p->cap_perf + grow) * sizeof(*p->perf));
+
+					if (!q)
+						break;
+					cost = grow * sizeof(*p->perf);
+					p->perf = q;
+					p->cap_perf += grow;
+					p->perf_bytes += cost;
+					u->perf_bytes += cost;
+					u->bytes += cost;
+				}
+				name = perf_intern(&p->names, line + pos, &cost);
+				p->perf_bytes += cost;
+				u->perf_bytes += cost;
+				u->bytes += cost;
+				if (!name)
+					break;
+				p->perf[p->nr_perf] = (struct perfsym){ start, size, name, p->nr_perf };
+				p->nr_perf++;
+			}
+			p->perf_off += nl + 1 - line;
+			line = nl + 1;
+		}
+		if (nl)
+			break;	/* out of memory */
+		used = buf + used - line;
+		if (line == buf && used == sizeof(buf) - 1) {
+			/* a line longer than the buffer (no JIT writes one): skipped */
+			p->perf_off += used;
+			used = 0;
+		} else {
+			memmove(buf, line, used);
+		}
+	}
+	evict(u, NULL);
+	if (p->nr_perf == first)
+		return;
+	qsort(p->perf + first, p->nr_perf - first, sizeof(*p->perf), cmp_perfsym);
+	/* merge the new run into the sorted old one: a refresh costs O(n), not a sort */
+	merged = first ? malloc(p->nr_perf * sizeof(*merged)) : NULL;
+	if (!merged) {
+		if (first)
+			qsort(p->perf, p->nr_perf, sizeof(*p->perf), cmp_perfsym);
+		return;
+	}
+	for (i = 0, j = first, k = 0; k < p->nr_perf; k++)
+		merged[k] = j >= p->nr_perf || (i < first && cmp_perfsym(&p->perf[i], &p->perf[j]) <= 0) ?
+			    p->perf[i++] : p->perf[j++];
+	memcpy(p->perf, merged, p->nr_perf * sizeof(*merged));
+	free(merged);
+}
+
+/* The perf-map symbol at addr: the latest entry that covers it. */
+static const struct perfsym *perf_lookup(const struct uproc *p, __u64 addr)
 {
 	size_t lo = 0, hi;
 
-	if (!p->perf_loaded)
-		perf_load(p);
 	if (!p->nr_perf || addr < p->perf[0].start)
 		return NULL;
 	hi = p->nr_perf;
@@ -1078,6 +1185,18 @@ static const struct perfsym *perf_find(struct uproc *p, __u64 addr)
 			hi = mid;
 	}
 	return addr - p->perf[lo].start < p->perf[lo].size ? &p->perf[lo] : NULL;
+}
+
+/* ...read anew when the address is not there and the map has grown:
+ * code a JIT compiled after the first read gets its name. */
+static const struct perfsym *perf_find(struct usyms *u, struct uproc *p, __u64 addr)
+{
+	const struct perfsym *ps = perf_lookup(p, addr);
+
+	if (ps)
+		return ps;
+	perf_read(u, p);
+	return perf_lookup(p, addr);
 }
 
 bool syms_demangle = true;
@@ -1154,7 +1273,7 @@ const char *usyms__name(struct usyms *u, pid_t tgid, __u64 addr, bool with_offse
 		}
 	}
 	if (!m || m->kind == UMAP_ANON) {
-		ps = perf_find(p, addr);
+		ps = perf_find(u, p, addr);
 		if (ps)
 			return put_sym(buf, len, ps->name, addr - ps->start, with_offset);
 		return put_sym(buf, len, "[unknown]", 0, false);

@@ -8,12 +8,15 @@
 # bpflite: serial: idle time and one CPU's samples measured machine-wide (-I, -C)
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	require_root
 }
 
 teardown() {
+	# a workload still blocked on its go FIFO after a failure
+	[ -z "${WLPID:-}" ] || kill "$WLPID" 2>/dev/null || true
 	cleanup_cgroup
 }
 
@@ -302,6 +305,47 @@ JS
 	all=$(jq -s '[.[] | select(.type=="stack") | .samples] | add // 0' "$TOOL_OUT")
 	echo "samples in burnCpuInJs: $named of $all"
 	assert_between "share named" "$(ratio "$named" "$all")" 0.5 1
+}
+
+@test "profile: JIT code compiled after the tool first read /tmp/perf-PID.map is named (the map is read again as it grows)" {
+	command -v node >/dev/null || skip "nodejs not installed (scripts/deps.sh test)"
+	local go1 go2 js=$BATS_TEST_TMPDIR/late.js early late all
+	go1=$(make_go)
+	go2=$(make_go)
+	cat >"$js" <<'JS'
+const fs = require('fs');
+function burn(f, ms) { const end = Date.now() + ms; let s = 0; while (Date.now() < end) s += f(100000); return s; }
+function burnEarlyInJs(n) { let x = 1; for (let i = 0; i < n; i++) x = (x * 1103515245 + 12345) % 2147483648; return x; }
+fs.readFileSync(process.argv[2]);
+let s = burn(burnEarlyInJs, 1500);
+fs.readFileSync(process.argv[3]);	// the tool has read the map by now
+// compiled only now: its perf-map line is written after that first read
+const burnLateInJs = eval('(function burnLateInJs(n) { let x = 3; for (let i = 0; i < n; i++) x = (x * 69069 + 1) % 4294967296; return x; })');
+s += burn(burnLateInJs, 1500);
+console.log(s);
+JS
+	(cd "$BATS_TEST_TMPDIR" && exec node --perf-basic-prof "$js" "$go1" "$go2" >/dev/null) &
+	WLPID=$!
+	for _ in $(seq 100); do [ -s "/tmp/perf-$WLPID.map" ] && break; sleep 0.1; done
+	[ -s "/tmp/perf-$WLPID.map" ]
+	start_tool profile-lite -F 99 -j -p "$WLPID" --interval 0.5
+	go "$go1"
+	# a window that names the early function: the map was read
+	for _ in $(seq 100); do grep -q burnEarlyInJs "$TOOL_OUT" && break; sleep 0.1; done
+	grep -q burnEarlyInJs "$TOOL_OUT"
+	run ! grep -q burnLateInJs "/tmp/perf-$WLPID.map"
+	go "$go2"
+	wait "$WLPID"
+	stop_tool INT
+	rm -f "/tmp/perf-$WLPID.map"
+	[ "$TOOL_RC" = 0 ]
+	early=$(jq -s '[.[] | select(.type=="stack" and (.user_stack // [] | map(test("burnEarlyInJs")) | any)) | .samples] | add // 0' "$TOOL_OUT")
+	late=$(jq -s '[.[] | select(.type=="stack" and (.user_stack // [] | map(test("burnLateInJs")) | any)) | .samples] | add // 0' "$TOOL_OUT")
+	all=$(jq -s '[.[] | select(.type=="stack") | .samples] | add // 0' "$TOOL_OUT")
+	echo "samples: $early in burnEarlyInJs, $late in burnLateInJs, of $all"
+	# each burns half the run's CPU
+	assert_between "share in the late function" "$(ratio "$late" "$all")" 0.25 0.75
+	assert_between "share in the early function" "$(ratio "$early" "$all")" 0.25 0.75
 }
 
 @test "profile: duration ends the run; SIGINT and SIGTERM mid-run report and leave no BPF behind" {

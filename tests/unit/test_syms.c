@@ -206,6 +206,60 @@ static void test_pie_and_shared_lib(void **state)
 	   "cc -O1 -g -fPIE -pie prog.c -L. -lt -Wl,-rpath,%s -o pie", dir, dir);
 }
 
+/*
+ * A JIT appends to its perf map: code compiled after the first read is
+ * named on a lookup that misses (the map is read again from where it was
+ * left, a line not yet ended waits); the later of two entries for one
+ * address wins; the memory the maps take keeps to half the budget.
+ */
+static void test_perf_map_grows(void **state)
+{
+	struct usyms *u = usyms__new(0), *small;
+	char prog[256], path[256];
+	unsigned long long a;
+	struct child c;
+	FILE *f;
+	int i;
+
+	(void)state;
+	snprintf(prog, sizeof(prog), "%s/pie", dir);
+	child_start(&c, prog);
+	a = c.addr[2];
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", c.pid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%llx 40 jit_early\n", a);
+	fflush(f);
+	assert_int_equal(usyms__snapshot(u, c.pid), 0);
+	assert_string_equal(name(u, c.pid, a + 0x10, false), "jit_early");
+	assert_string_equal(name(u, c.pid, a + 0x110, false), "[unknown]");
+	/* compiled later: one whole line, one still being written */
+	fprintf(f, "%llx 40 jit_late\n%llx 40 jit_half", a + 0x100, a + 0x200);
+	fflush(f);
+	assert_string_equal(name(u, c.pid, a + 0x110, false), "jit_late");
+	assert_string_equal(name(u, c.pid, a + 0x210, false), "[unknown]");
+	/* the line ends; the same address compiled again: the later entry wins */
+	fprintf(f, "_done\n%llx 40 jit_again\n", a + 0x300);
+	fprintf(f, "%llx 40 jit_again2\n", a + 0x300);
+	fflush(f);
+	assert_string_equal(name(u, c.pid, a + 0x210, false), "jit_half_done");
+	assert_string_equal(name(u, c.pid, a + 0x310, false), "jit_again2");
+	usyms__free(u);
+
+	/* 100,000 entries against a 256 KiB budget: read up to 128 KiB, no more */
+	small = usyms__new(256 << 10);
+	for (i = 0; i < 100000; i++)
+		fprintf(f, "%llx 10 jit_fn_number_%d\n", a + 0x1000 + 16ull * i, i);
+	fclose(f);
+	assert_int_equal(usyms__snapshot(small, c.pid), 0);
+	assert_string_equal(name(small, c.pid, a + 0x1000, false), "jit_fn_number_0");
+	assert_true(usyms__cache_bytes(small) <= (256 << 10));
+	assert_string_equal(name(small, c.pid, a + 0x1000 + 16ull * 99999, false), "[unknown]");
+	usyms__free(small);
+	unlink(path);
+	child_end(&c);
+}
+
 static bool keep_none(pid_t tgid, void *ctx)
 {
 	(void)tgid;
@@ -714,6 +768,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pie_and_shared_lib),
+		cmocka_unit_test(test_perf_map_grows),
 		cmocka_unit_test(test_exited_before_lookup),
 		cmocka_unit_test(test_debug_file_by_build_id),
 		cmocka_unit_test(test_debug_file_by_debuglink),
