@@ -16,7 +16,7 @@ NOFP=$ROOT/build/tests/workloads-nofp
 
 setup() {
 	require_root
-	XZPID= GZPID= WRPID=
+	XZPID= GZPID= WRPID= DDPID=
 }
 
 teardown() {
@@ -24,6 +24,7 @@ teardown() {
 	[ -z "$XZPID" ] || wait "$XZPID" 2>/dev/null || true
 	[ -z "$WRPID" ] || kill "$WRPID" 2>/dev/null || true
 	[ -z "$GZPID" ] || kill "$GZPID" 2>/dev/null || true
+	[ -z "$DDPID" ] || kill "$DDPID" 2>/dev/null || true
 	cleanup_test
 }
 
@@ -359,4 +360,54 @@ PY
 @test "unwind: -K takes no user stacks, so builds no tables" {
 	run -0 "$BIN/profile-lite" -K -v --unwind dwarf 1
 	run ! grep -q 'unwind:' <<<"$output"
+}
+
+# dd_run TOOL_ARGS...: Debian's dd (coreutils and libc without frame
+# pointers) reading 32 MiB in 8,192 reads with O_DIRECT from a file on the
+# root file system, each read a D sleep, exec'd by a shell that dstate-lite
+# -j -m 0 -U -p traces from before the exec; leaves TOOL_OUT.
+dd_run() {
+	local go f=$BATS_TEST_TMPDIR/dio.img
+	[ -f "$f" ] || { dd if=/dev/urandom of="$f" bs=1M count=32 status=none && sync "$f"; }
+	go=$(make_go)
+	sh -c 'read -r _ <"$1"; exec dd if="$2" of=/dev/null bs=4k count=8192 iflag=direct status=none' \
+		sh "$go" "$f" &
+	DDPID=$!
+	start_tool dstate-lite -j -m 0 -U -p "$DDPID" "$@"
+	go "$go"
+	wait "$DDPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+}
+
+# episodes_share FILE PID FRAME: PID's episodes in FILE (in the order they
+# ended), and of those from the first whose user stack holds FRAME on: how
+# many, and the share that hold it ("N BEFORE AFTER SHARE").
+episodes_share() {
+	jq -rs --argjson p "$2" --arg f "$3" '
+		[.[] | select(.type == "episode" and .pid == $p) | ((.user_stack // []) | index($f)) != null] as $e |
+		(($e | index(true)) // ($e | length)) as $first |
+		$e[$first:] as $after |
+		"\($e | length) \($first) \($after | length) \(if ($after | length) == 0 then 0 else ($after | map(select(.)) | length) / ($after | length) end)"' "$1"
+}
+
+@test "unwind: dstate-lite -U on Debian's dd in D (O_DIRECT reads), exec'd after the tool attached: once its tables are built, every sleep's user stack reaches __libc_start_call_main; frame pointers alone: none" {
+	local n before after share
+	dd_run -v --unwind dwarf
+	read -r n before after share < <(episodes_share "$TOOL_OUT" "$DDPID" __libc_start_call_main)
+	echo "tables: $n episodes; $before before the first complete stack, then $after, $share complete"
+	jq -c --argjson p "$DDPID" 'select(.type == "episode" and .pid == $p) | .user_stack' "$TOOL_OUT" | sort | uniq -c | sort -rn | head -3
+	grep 'unwind:' "$TOOL_ERR"
+	[ "$n" -ge 4000 ]
+	# dd's sleeps before its tables were built walk frame pointers: the
+	# tables come within a few ms of its first, not after it ended
+	[ "$before" -le $((n / 10)) ]
+	assert_between "complete stacks once built" "$share" 0.999 1
+	grep -Eq 'unwind: [0-9]+ stacks: [1-9][0-9]* frames by tables' "$TOOL_ERR"
+	dd_run
+	read -r n before after share < <(episodes_share "$TOOL_OUT" "$DDPID" __libc_start_call_main)
+	echo "frame pointers: $n episodes, $after complete"
+	[ "$n" -ge 4000 ]
+	[ "$after" = 0 ]
 }
