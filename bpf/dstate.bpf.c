@@ -14,6 +14,7 @@
 #include "bpf/hist.bpf.h"
 #include "bpf/filter.bpf.h"
 #include "bpf/loss.bpf.h"
+#include "bpf/unwind.bpf.h"
 #include "irq_ctx.bpf.h"
 
 /*
@@ -98,10 +99,9 @@ static __always_inline bool is_dstate(__u32 state)
 	return true;
 }
 
-static __always_inline __s32 stack_id(void *ctx, __u64 flags)
+/* id: a stack id, or what taking it returned (a negative errno) */
+static __always_inline __s32 stack_id(long id)
 {
-	long id = bpf_get_stackid(ctx, &stacks, flags);
-
 	/* -EFAULT: no user stack to walk (a kernel thread): not a loss */
 	if (id < 0 && id != -EFAULT)
 		loss_inc(stacks);
@@ -140,10 +140,12 @@ static __always_inline void wait_begin(void *ctx, struct task_struct *prev, __u3
 	w.tgid = BPF_CORE_READ(prev, tgid);
 	w.state = state;
 	bpf_get_current_comm(w.comm, sizeof(w.comm));
-	w.kstack_id = stack_id(ctx, 0);
+	w.kstack_id = stack_id(bpf_get_stackid(ctx, &stacks, 0));
 	w.ustack_id = DSTATE_NO_STACK;
 	if (cfg_user_stack && BPF_CORE_READ(prev, mm)) {
-		w.ustack_id = stack_id(ctx, BPF_F_USER_STACK);
+		/* --unwind: by the tables, into unw_stacks */
+		w.ustack_id = stack_id(cfg_unwind_tables ? unw_user_stack(w.tgid) :
+				       bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK));
 		announce_proc(w.tgid);
 	}
 	w.waker_kstack_id = DSTATE_NO_STACK;
@@ -297,7 +299,7 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	}
 	/* in an interrupt: the handler's frames, then the interrupted ones */
 	if (cfg_waker_stack)
-		w->waker_kstack_id = stack_id(ctx, 0);
+		w->waker_kstack_id = stack_id(bpf_get_stackid(ctx, &stacks, 0));
 	return 0;
 }
 
@@ -378,6 +380,20 @@ TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, stru
 TP_PROG(sched_waking, sched_waking, struct task_struct *p)
 {
 	return handle_waking(ctx, p);
+}
+
+/*
+ * --unwind only (user space turns it off otherwise): after an exec the
+ * process's mappings are another program's. Its tables go, and the
+ * process is announced again at its next D sleep, to be built anew.
+ */
+TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+
+	unw_exec(p);
+	bpf_map_delete_elem(&known_procs, &tgid);
+	return 0;
 }
 
 /* Which wake-ups come from interrupts (see irq_ctx.bpf.h). */

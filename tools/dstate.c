@@ -23,6 +23,7 @@
 #include "serve/serve.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
+#include "syms/unwind.h"
 #include "run/timefmt.h"
 #include "dstate/wchan.h"
 #include "out/window.h"
@@ -38,6 +39,7 @@ static struct {
 	bool hist, folded, user_stacks, include_idle, state_from_task;
 	long long stuck_ms;
 	long long stack_storage;
+	enum unw_mode unwind;
 } cfg = { .stuck_ms = 1000, .stack_storage = DSTATE_STACKS };
 
 enum {
@@ -45,6 +47,7 @@ enum {
 	OPT_STUCK,
 	OPT_STACK_STORAGE,
 	OPT_STATE_FROM_TASK,
+	OPT_UNWIND,
 };
 
 static const char doc[] =
@@ -60,6 +63,7 @@ static const char doc[] =
 "    dstate-lite -f --interval 10 --ring 30  # kill -USR1: the last 30 windows\n"
 "    dstate-lite --stuck 5000 2  # every 2 s, tasks in D for over 5 s\n"
 "    dstate-lite -p 185 -U   # process 185 only, with user stacks\n"
+"    dstate-lite -U --unwind dwarf -m 10  # user stacks of code without frame pointers\n"
 "    dstate-lite --include-idle  # also TASK_IDLE sleeps and frozen tasks\n"
 "    dstate-lite -j 1        # NDJSON every second\n"
 "    dstate-lite --serve 9305  # Prometheus histograms by reason on 127.0.0.1:9305\n";
@@ -69,6 +73,7 @@ static const struct argp_option options[] = {
 	{ "histogram", 'H', NULL, 0, "Print a latency histogram per reason", 0 },
 	{ "folded", 'f', NULL, 0, "Print folded stacks (wait, then waker) for flame graphs", 0 },
 	{ "user-stacks", 'U', NULL, 0, "Also record user stacks", 0 },
+	{ "unwind", OPT_UNWIND, "MODE", 0, "With -U: user stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
 	{ "include-idle", OPT_INCLUDE_IDLE, NULL, 0, "Also TASK_IDLE sleeps and frozen tasks (not in the load average)", 0 },
 	{ "stuck", OPT_STUCK, "MS", 0, "List tasks in D for over MS at each interval (default 1000)", 0 },
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Distinct stacks kept (default 8192)", 0 },
@@ -105,6 +110,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_STATE_FROM_TASK:
 		cfg.state_from_task = true;
 		break;
+	case OPT_UNWIND:
+		cfg.unwind = unwinder__mode(arg);
+		break;
 	case ARGP_KEY_END:
 		if (cfg.folded && env.json)
 			msg__usage("-f and -j are mutually exclusive");
@@ -115,6 +123,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--interval and --ring need -f");
 		if (window_opts.interval_ms && env.interval)
 			msg__usage("--interval and a positional interval are mutually exclusive");
+		if (cfg.unwind != UNW_MODE_FP && !cfg.user_stacks)
+			msg__usage("--unwind walks user stacks: it needs -U");
 		if (serve__spec() && (cfg.folded || cfg.hist || cfg.events || cfg.user_stacks))
 			msg__usage("--serve takes no -f, -H, -m or -U (metrics are histograms by reason)");
 		break;
@@ -129,6 +139,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static struct dstate_bpf *skel;
 static struct stack_printer printer;
 static int stacks_fd;
+static struct unwinder *unw;	/* --unwind auto|dwarf: user stacks in its unw_stacks */
 
 static struct ksyms *ksyms(void)
 {
@@ -150,6 +161,20 @@ static void stack_get(__s32 id, __u64 *ips, struct stack *s)
 	if (id == DSTATE_NO_STACK)
 		return;
 	if (id < 0 || stacks__read(stacks_fd, id, ips, DSTATE_STACK_DEPTH, s)) {
+		s->n = 0;
+		s->missed = true;
+	}
+}
+
+/* A user stack id (ips has UNW_MAX_FRAMES slots): from unw_stacks with --unwind. */
+static void ustack_get(__s32 id, __u64 *ips, struct stack *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ips = ips;
+	if (id == DSTATE_NO_STACK)
+		return;
+	if (id < 0 || unwinder__stack(unw, stacks_fd, id, ips,
+				      unw ? UNW_MAX_FRAMES : DSTATE_STACK_DEPTH, s)) {
 		s->n = 0;
 		s->missed = true;
 	}
@@ -231,21 +256,26 @@ static const char *waker_ctx_name(__u32 c)
 static int on_event(void *ctx, void *data, size_t size)
 {
 	const struct dstate_event *e = data;
-	__u64 kips[DSTATE_STACK_DEPTH], uips[DSTATE_STACK_DEPTH], wips[DSTATE_STACK_DEPTH];
+	__u64 kips[DSTATE_STACK_DEPTH], uips[UNW_MAX_FRAMES], wips[DSTATE_STACK_DEPTH];
 	struct stack ks, us, ws;
 	char reason[128], hms[16];
 	struct json j;
 
 	(void)ctx;
 	if (size == sizeof(struct dstate_proc) && e->kind == DSTATE_PROC) {
-		/* -U: name its user frames later, even after it exits */
+		/* -U: name its user frames later, even after it exits; --unwind: its tables */
 		usyms__snapshot(printer.usyms, ((const struct dstate_proc *)data)->tgid);
+		if (unw) {
+			unwinder__queue(unw, ((const struct dstate_proc *)data)->tgid);
+			/* now: with -m a stream of episodes keeps a poll from returning */
+			unwinder__drain(unw);
+		}
 		return 0;
 	}
 	if (size < sizeof(*e) || e->kind != DSTATE_EPISODE)
 		return 0;
 	stack_get(e->kstack_id, kips, &ks);
-	stack_get(e->ustack_id, uips, &us);
+	ustack_get(e->ustack_id, uips, &us);
 	stack_get(e->waker_kstack_id, wips, &ws);
 	reason_of(&ks, reason, sizeof(reason));
 	timefmt__hms(hms, sizeof(hms));
@@ -437,11 +467,11 @@ static void print_summary(struct reason *rs, int n, const char *hms)
  */
 static void print_folded(FILE *out, const struct dstate_key *k, const struct dstate_val *v)
 {
-	__u64 kips[DSTATE_STACK_DEPTH], uips[DSTATE_STACK_DEPTH], wips[DSTATE_STACK_DEPTH];
+	__u64 kips[DSTATE_STACK_DEPTH], uips[UNW_MAX_FRAMES], wips[DSTATE_STACK_DEPTH];
 	struct stack ks, us, ws;
 
 	stack_get(k->kstack_id, kips, &ks);
-	stack_get(k->ustack_id, uips, &us);
+	ustack_get(k->ustack_id, uips, &us);
 	stack_get(k->waker_kstack_id, wips, &ws);
 	ksyms();
 	stacks__fold_name(out, k->comm, strnlen(k->comm, DSTATE_COMM_LEN), "");
@@ -718,7 +748,34 @@ static bool stop_after_count(void *ctx)
 {
 	struct loop_ctx *l = ctx;
 
+	/* after every poll: the processes its events named get their tables now */
+	unwinder__drain(unw);
 	return env.count && l->done >= env.count;
+}
+
+/* --unwind auto|dwarf, before load: the tables of -p's process built, the maps sized. */
+static int open_unwinder(void)
+{
+	struct unw_bpf_maps m = *UNW_BPF_MAPS(skel);
+	int depth = DSTATE_STACK_DEPTH;
+	/* tp_btf and raw_tp programs have the same helpers */
+	struct unw_start s = { cfg.user_stacks ? cfg.unwind : UNW_MODE_FP,
+			       BPF_PROG_TYPE_RAW_TRACEPOINT, 0, &depth, true };
+
+	m.fp_stacks = NULL;	/* the kernel stacks stay there */
+	cfg.unwind = unwinder__start(&s, &m, &unw);
+	/* the exec hook only walks with tables */
+	bpf_program__set_autoload(skel->progs.sched_process_exec_btf, cfg.unwind != UNW_MODE_FP);
+	bpf_program__set_autoload(skel->progs.sched_process_exec_raw, cfg.unwind != UNW_MODE_FP);
+	return cfg.unwind == UNW_MODE_FP || unw ? 0 : -ENOMEM;
+}
+
+/* After load, before attach: -p's tables pushed, the maps' fds known. */
+static int unw_loaded(void *ctx)
+{
+	(void)ctx;
+	unwinder__attach(unw, UNW_BPF_MAPS(skel));
+	return 0;
 }
 
 /* Called every 100 ms between ring buffer polls: report on interval bounds. */
@@ -775,7 +832,10 @@ int main(int argc, char **argv)
 		msg__warn("tasks already in D at start-up are not listed: the kernel has no BTF "
 			  "at /sys/kernel/btf/vmlinux for the task iterator");
 	}
-	err = tool__load_attach(skel->skeleton);
+	err = open_unwinder();
+	if (err)
+		goto out;
+	err = tool__load_attach_then(skel->skeleton, unw_loaded, NULL);
 	if (err)
 		goto out;
 	if (attach__kernel_btf())
@@ -821,10 +881,13 @@ int main(int argc, char **argv)
 	else if (!err && (!env.interval || !stop_after_count(&lc)) && !serve__spec())
 		err = report(NULL);
 	loss__report(&skel->bss->loss, env.json);
+	if (unw && env.verbose)
+		unwinder__report(unw, &skel->bss->unw_counts);
 out:
 	prom__serve_stop();
 	ring_buffer__free(rb);
 	windows__free(lc.windows);
+	unwinder__free(unw);
 	dstate_bpf__destroy(skel);
 	usyms__free(printer.usyms);
 	ksyms__free(printer.ksyms);

@@ -393,7 +393,8 @@ enum unw_mode unwinder__start(const struct unw_start *s, const struct unw_bpf_ma
 	*m->tables = true;
 	(*u)->pid = env.pid ? env.pid : env.tid ? unwinder__tgid(env.tid) : 0;
 	*m->nrows = size_maps(*u, m, (*u)->pid, s->nstacks);
-	bpf_map__set_max_entries(m->fp_stacks, 1);
+	if (m->fp_stacks)	/* a tool whose stack map holds its kernel stacks keeps it */
+		bpf_map__set_max_entries(m->fp_stacks, 1);
 	/* a stack is stored whole, and printed so unless asked */
 	if (!s->depth_set)
 		*s->depth = UNW_MAX_FRAMES;

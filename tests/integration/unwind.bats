@@ -16,7 +16,7 @@ NOFP=$ROOT/build/tests/workloads-nofp
 
 setup() {
 	require_root
-	XZPID= GZPID= WRPID=
+	XZPID= GZPID= WRPID= DDPID=
 }
 
 teardown() {
@@ -24,6 +24,7 @@ teardown() {
 	[ -z "$XZPID" ] || wait "$XZPID" 2>/dev/null || true
 	[ -z "$WRPID" ] || kill "$WRPID" 2>/dev/null || true
 	[ -z "$GZPID" ] || kill "$GZPID" 2>/dev/null || true
+	[ -z "$DDPID" ] || kill "$DDPID" 2>/dev/null || true
 	cleanup_test
 }
 
@@ -359,4 +360,80 @@ PY
 @test "unwind: -K takes no user stacks, so builds no tables" {
 	run -0 "$BIN/profile-lite" -K -v --unwind dwarf 1
 	run ! grep -q 'unwind:' <<<"$output"
+}
+
+# dd_run TOOL_ARGS...: Debian's dd (coreutils and libc without frame
+# pointers) reading 32 MiB in 8,192 reads with O_DIRECT from a file on the
+# root file system, exec'd by a shell that dstate-lite -j -m 0 -U -p traces
+# from before the exec; leaves TOOL_OUT, DSLEEPS (how many D sleeps of dd
+# the kernel's own trace, ktrace_sched, holds: how many of the reads sleep
+# depends on the disk) and SEEN (the episodes of dd the tool reported, and
+# those it said it lost).
+dd_run() {
+	local f=$BATS_TEST_TMPDIR/dio.img
+	[ -f "$f" ] || { dd if=/dev/urandom of="$f" bs=1M count=32 status=none && sync "$f"; }
+	dd_once "$f" "$@"
+	ktrace_complete 1000 D || echo "# $KTRACE_WHY" >&3
+	DSLEEPS=$KTRACE_BLOCKING
+	assert_ndjson "$TOOL_OUT"
+	SEEN=$(jq -s --argjson p "$DDPID" '([.[] | select(.type == "episode" and .pid == $p)] | length) +
+		([.[] | select(.type == "loss") | .lost_events] | add)' "$TOOL_OUT")
+	echo "dd: $DSLEEPS D sleeps traced, $SEEN reported or lost"
+	# the tool reports every sleep of the workload, or says it lost it
+	assert_between "episodes reported or lost, of D sleeps traced" "$(awk -v a="$SEEN" -v b="$DSLEEPS" 'BEGIN { print a / b }')" 0.99 1.01
+}
+
+dd_once() {
+	local go f=$1
+	shift
+	go=$(make_go)
+	sh -c 'read -r _ <"$1"; exec dd if="$2" of=/dev/null bs=4k count=8192 iflag=direct status=none' \
+		sh "$go" "$f" &
+	DDPID=$!
+	start_tool dstate-lite -j -m 0 -U -p "$DDPID" "$@"
+	ktrace_sched "$DDPID"
+	go "$go"
+	wait "$DDPID"
+	stop_tool INT
+	ktrace_stop
+	[ "$TOOL_RC" = 0 ]
+}
+
+# episodes_share FILE PID FRAME: PID's episodes in FILE (in the order they
+# ended), and of those from the first whose user stack holds FRAME on: how
+# many, and the share that hold it ("N BEFORE AFTER SHARE").
+episodes_share() {
+	jq -rs --argjson p "$2" --arg f "$3" '
+		[.[] | select(.type == "episode" and .pid == $p) | ((.user_stack // []) | index($f)) != null] as $e |
+		(($e | index(true)) // ($e | length)) as $first |
+		$e[$first:] as $after |
+		"\($e | length) \($first) \($after | length) \(if ($after | length) == 0 then 0 else ($after | map(select(.)) | length) / ($after | length) end)"' "$1"
+}
+
+@test "unwind: dstate-lite -U on Debian's dd in D (O_DIRECT reads), exec'd after the tool attached: once its tables are built, every sleep's user stack reaches __libc_start_call_main; frame pointers alone: none" {
+	local n before after share pending marked
+	dd_run -v --unwind dwarf
+	read -r n before after share < <(episodes_share "$TOOL_OUT" "$DDPID" __libc_start_call_main)
+	echo "tables: $n episodes of $DSLEEPS D sleeps traced; $before before the first complete stack, then $after, $share complete"
+	jq -c --argjson p "$DDPID" 'select(.type == "episode" and .pid == $p) | .user_stack' "$TOOL_OUT" | sort | uniq -c | sort -rn | head -3
+	grep 'unwind:' "$TOOL_ERR"
+	[ "$DSLEEPS" -ge 1000 ]
+	# a sleep before dd's tables were built is counted as such, and its
+	# stack is marked, never a short one passed off as whole; the tables
+	# come while dd runs (in its first sleeps), not after it ended
+	pending=$(sed -En 's/.*unwind: .*, ([0-9]+) before their tables;.*/\1/p' "$TOOL_ERR")
+	marked=$(jq -s --argjson p "$DDPID" '[.[] | select(.type == "episode" and .pid == $p and
+		((.user_stack // []) | index("__libc_start_call_main")) == null) | .user_stack[-1]] |
+		"\(length) \(map(select(. == "[unwind error]")) | length)"' -r "$TOOL_OUT")
+	echo "incomplete stacks, marked ones: $marked; walked before the tables: $pending"
+	[ "${marked% *}" = "${marked#* }" ]
+	[ "${marked% *}" -le "$pending" ]
+	[ "$after" -ge $((n / 2)) ]
+	assert_between "complete stacks once built" "$share" 0.999 1
+	grep -Eq 'unwind: [0-9]+ stacks: [1-9][0-9]* frames by tables' "$TOOL_ERR"
+	dd_run
+	read -r n before after share < <(episodes_share "$TOOL_OUT" "$DDPID" __libc_start_call_main)
+	echo "frame pointers: $n episodes of $DSLEEPS D sleeps traced, $after complete"
+	[ "$DSLEEPS" -ge 1000 ]
+	[ "$after" = 0 ]
 }
