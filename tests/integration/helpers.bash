@@ -242,6 +242,24 @@ ktrace_complete() {
 	[ "$KTRACE_BLOCKING" -ge "$1" ] && [ "$KTRACE_HALF" = 0 ] && [ "$half_out" = 0 ]
 }
 
+# dsleeps_reported PID MIN: dstate-lite's -j -m 0 output (TOOL_OUT) holds
+# an episode of PID for each of its D sleeps in the kernel's own trace
+# (ktrace_sched, stopped), or says it lost it (the loss record); the trace
+# holds at least MIN of them. How many of a workload's reads sleep
+# depends on the disk (an O_DIRECT read that completes before its task
+# sleeps does not): the trace says how many did. Leaves DSLEEPS.
+dsleeps_reported() {
+	local seen
+	ktrace_complete "$2" D || echo "# $KTRACE_WHY" >&3
+	DSLEEPS=$KTRACE_BLOCKING
+	seen=$(jq -s --argjson p "$1" '([.[] | select(.type == "episode" and .pid == $p)] | length) +
+		([.[] | select(.type == "loss") | .lost_events] | add // 0)' "$TOOL_OUT")
+	echo "pid $1: $DSLEEPS D sleeps traced by the kernel, $seen reported or lost"
+	[ "$DSLEEPS" -ge "$2" ]
+	assert_between "episodes reported or lost, of the D sleeps traced" \
+		"$(awk -v a="$seen" -v b="$DSLEEPS" 'BEGIN { print a / b }')" 0.99 1.01
+}
+
 # ktrace_twice N STATES CMD...: CMD (which starts the tool, then
 # ktrace_sched, and stops both), and CMD again, once, when the kernel's
 # trace of the workload is not complete (ktrace_complete N STATES); says so
