@@ -11,7 +11,8 @@
 #define HIST_COMM_LEN	16
 
 struct hist {
-	__u64 slots[HIST_SLOTS];	/* 64-bit: a u32 slot wraps in hours at 10^5 events/s */
+	/* 64-bit: at 10^5 events/s a u32 slot wraps after 2^32 / 10^5 s, about 11.9 hours */
+	__u64 slots[HIST_SLOTS];
 	__u64 count;		/* values added */
 	__u64 sum_ns;		/* their sum, in nanoseconds */
 	char comm[HIST_COMM_LEN];

@@ -119,9 +119,8 @@ struct prom_series *prom__series(struct prom_family *f, const char *const *value
 		esc_value(&labels, v);
 		sbuf__putn(&labels, "\"", 1);
 	}
-	if (!labels.p)
-		sbuf__putn(&labels, "", 0);
-	if (!labels.p)
+	sbuf__putn(&labels, "", 0);	/* a family without labels has "" */
+	if (labels.err)
 		goto dropped;
 	for (i = 0; i < f->n; i++)
 		if (!strcmp(f->s[i].labels, labels.p)) {

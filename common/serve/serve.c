@@ -22,6 +22,7 @@ struct serve_req {
 	char path[256];
 	char query[512];
 	bool head;
+	int retry_after_s;	/* a Retry-After header when > 0 */
 	struct sbuf body;
 	serve_fn later;
 	void *data;
@@ -205,12 +206,27 @@ void serve__reply(struct serve_req *r, int status, const char *content_type)
 {
 	struct conn *c = req_conn(r);
 
+	if (r->body.err) {
+		sbuf__reset(&r->body);
+		sbuf__printf(&r->body, "out of memory\n");
+		status = 500;
+		content_type = "text/plain; charset=utf-8";
+	}
 	sbuf__reset(&c->out);
-	sbuf__printf(&c->out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
-		     "Connection: close\r\n\r\n", status, status_text(status), content_type,
-		     r->body.len, status == 405 ? "Allow: GET, HEAD\r\n" : "");
+	sbuf__printf(&c->out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n",
+		     status, status_text(status), content_type, r->body.len);
+	if (status == 405)
+		sbuf__printf(&c->out, "Allow: GET, HEAD\r\n");
+	if (r->retry_after_s > 0)
+		sbuf__printf(&c->out, "Retry-After: %d\r\n", r->retry_after_s);
+	sbuf__printf(&c->out, "Connection: close\r\n\r\n");
 	if (!r->head)
 		sbuf__putn(&c->out, r->body.p ? r->body.p : "", r->body.len);
+	if (c->out.err) {
+		/* not even the answer fits: the client sees the connection close */
+		conn_close(c);
+		return;
+	}
 	c->out_off = 0;
 	c->st = C_WRITE;
 	c->deadline = loop__now_ms() + SERVE_DEADLINE_MS;
@@ -221,7 +237,27 @@ void serve__defer(struct serve_req *r, long long delay_ms, serve_fn later, void 
 		  void (*free_data)(void *data))
 {
 	struct conn *c = req_conn(r);
+	long long now = loop__now_ms(), first = LLONG_MAX;
+	int waiting = 0;
 
+	for (int i = 0; i < SERVE_MAX_CONNS; i++) {
+		if (srv.conns[i].st == C_DEFER) {
+			waiting++;
+			if (srv.conns[i].deadline < first)
+				first = srv.conns[i].deadline;
+		}
+	}
+	if (waiting >= SERVE_MAX_DEFERRED) {
+		/* the rest of the slots stay for scrapes: no room to wait, as a full server says */
+		if (free_data)
+			free_data(data);
+		r->retry_after_s = first > now ? (int)((first - now + 999) / 1000) : 1;
+		sbuf__reset(&r->body);
+		sbuf__printf(&r->body, "%d requests wait for a deferred answer, the most at once: "
+			     "retry after %d s\n", waiting, r->retry_after_s);
+		serve__reply(r, 503, "text/plain; charset=utf-8");
+		return;
+	}
 	r->later = later;
 	r->data = data;
 	r->free_data = free_data;

@@ -21,6 +21,12 @@ struct serve_req;
 typedef void (*serve_fn)(struct serve_req *r, void *ctx);
 
 #define SERVE_MAX_CONNS		16	/* the oldest idle one is closed for a new one */
+/*
+ * Of those, how many may wait for a deferred answer: a quarter, so that
+ * clients holding requests of N seconds never take the slots that
+ * scrapes need; past it serve__defer() answers 503 with Retry-After.
+ */
+#define SERVE_MAX_DEFERRED	(SERVE_MAX_CONNS / 4)
 #define SERVE_MAX_REQUEST	8192	/* request line and headers, bytes */
 #define SERVE_DEADLINE_MS	5000	/* to send a whole request */
 
@@ -55,12 +61,18 @@ const char *serve__query(struct serve_req *r, const char *key);
 bool serve__query_num(struct serve_req *r, const char *key, long long def, long long min,
 		      long long max, long long *out);
 struct sbuf *serve__body(struct serve_req *r);
-/* Send status and serve__body(r) with this content type; the request ends. */
+/*
+ * Send status and serve__body(r) with this content type; the request ends.
+ * A body left short by a failed allocation is not sent: 500 instead.
+ */
 void serve__reply(struct serve_req *r, int status, const char *content_type);
 /*
  * Answer later: after delay_ms, later(r, data) is called and must reply.
  * If the client goes away first, free_data(data) is called instead (both
- * may be NULL). free_data is also called after later().
+ * may be NULL). free_data is also called after later(). When
+ * SERVE_MAX_DEFERRED requests wait already, the request is answered at
+ * once, 503 with Retry-After (when the first waiting one is due), and
+ * free_data(data) is called.
  */
 void serve__defer(struct serve_req *r, long long delay_ms, serve_fn later, void *data,
 		  void (*free_data)(void *data));

@@ -363,6 +363,68 @@ promq_until() {
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/debug/ping?seconds=x")" = 400 ]
 }
 
+@test "serve: 16 deferred pprof requests: 4 wait, the rest get 503 with Retry-After, scrapes are served" {
+	# SERVE_MAX_CONNS 16, SERVE_MAX_DEFERRED 4 (common/serve/serve.h)
+	serve offcputime-lite
+	local host=${URL#http://} port
+	port=${host##*:}
+	python3 - "$port" <<-'EOF'
+	import re, select, socket, sys, time
+	port = int(sys.argv[1])
+	MAX_CONNS, MAX_DEFERRED = 16, 4
+	def conn():
+	    return socket.create_connection(("127.0.0.1", port), timeout=10)
+	def ask(path):
+	    s = conn()
+	    s.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+	    return s
+	def answer(s):
+	    data = b""
+	    while True:
+	        d = s.recv(65536)
+	        if not d:
+	            return data
+	        data += d
+	# as many deferred requests as there are connections, each answered in 60 s
+	held = [ask(b"/debug/pprof/offcpu?seconds=60") for _ in range(MAX_CONNS)]
+	# those past the bound are answered at once: wait for their answers (10 s at most)
+	answers, pending, t = {}, list(held), time.time()
+	while len(answers) < MAX_CONNS - MAX_DEFERRED and time.time() - t < 10:
+	    ready, _, _ = select.select(pending, [], [], 10 - (time.time() - t))
+	    for s in ready:
+	        answers[s] = answer(s)
+	        pending.remove(s)
+	print("%d of %d answered at once, after %.3f s" % (len(answers), MAX_CONNS, time.time() - t))
+	assert len(answers) == MAX_CONNS - MAX_DEFERRED, [a[:40] for a in answers.values()]
+	for a in answers.values():
+	    head, _, body = a.partition(b"\r\n\r\n")
+	    assert head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n"), a
+	    m = re.search(rb"\r\nRetry-After: (\d+)\r\n", head)
+	    assert m and 1 <= int(m.group(1)) <= 60, head
+	    assert body == b"4 requests wait for a deferred answer, the most at once: retry after %s s\n" % m.group(1), body
+	# a scrape meanwhile: served at once, not after the deferred answers
+	t = time.time()
+	r = answer(ask(b"/metrics"))
+	took = time.time() - t
+	print("scrape with %d deferred requests waiting: %.3f s" % (len(pending), took))
+	assert r.startswith(b"HTTP/1.1 200") and b"bpflite_build_info" in r, r[:200]
+	assert took < 5.0, took
+	# the 4 still wait, answered nothing yet
+	assert len(pending) == MAX_DEFERRED
+	assert select.select(pending, [], [], 0)[0] == []
+	# their clients go away: the slots are free for deferred requests again
+	for s in pending:
+	    s.close()
+	r = answer(ask(b"/debug/ping?seconds=0"))
+	assert r.startswith(b"HTTP/1.1 200") and re.search(rb"\r\n\r\npong after \d+ ms\n$", r), r
+	EOF
+	curl -sf --max-time 2 "$URL/metrics" | grep -q '^bpflite_build_info{tool="offcputime-lite"'
+	kill -INT "$SERVE_PID"
+	local rc=0
+	wait "$SERVE_PID" || rc=$?
+	[ "$rc" = 0 ]
+}
+
 @test "serve: SIGINT and SIGTERM: exit 0, nothing on stdout, no BPF left" {
 	local ids sig rc
 	for sig in INT TERM; do

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "fail_alloc.h"
 #include "serve/prom.h"
 
 static void test_le_strings(void **state)
@@ -142,6 +143,46 @@ static void test_values_distinct(void **state)
 	prom__free(&f);
 }
 
+/*
+ * No memory for a series' labels: the sample is left out and counted in
+ * bpflite_series_dropped_total, never filed under labels cut short.
+ */
+static void test_no_memory_drops(void **state)
+{
+	struct prom_family f = { .name = "m_total", .help = "h", .type = PROM_COUNTER,
+				 .label = { "cgroup" } };
+	char long_v[301];
+	const char *v[1];
+	struct sbuf b = { 0 };
+
+	(void)state;
+	prom_series_dropped = 0;
+	v[0] = "a";
+	prom__series(&f, v)->value += 1;
+	/* the labels' first allocation fails */
+	v[0] = "b";
+	fail_realloc_at = 1;
+	assert_null(prom__series(&f, v));
+	assert_int_equal(prom_series_dropped, 1);
+	/* the labels' growth past 256 bytes fails, after "cgroup=\"xxx..." was written */
+	memset(long_v, 'x', 300);
+	long_v[300] = 0;
+	v[0] = long_v;
+	fail_realloc_at = 2;
+	assert_null(prom__series(&f, v));
+	assert_int_equal(prom_series_dropped, 2);
+	assert_int_equal(f.n, 1);
+	/* with memory, the same value is one whole series */
+	prom__series(&f, v)->value += 3;
+	prom__render(&b, &f);
+	assert_int_equal(count_lines(b.p, "m_total{"), 2);
+	assert_non_null(strstr(b.p, "m_total{cgroup=\"a\"} 1\n"));
+	assert_non_null(strstr(b.p, "xxxxx\"} 3\n"));
+	assert_int_equal(prom_series_dropped, 2);
+	sbuf__free(&b);
+	prom__free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_cap_and_escaping),
 		cmocka_unit_test(test_values_distinct),
+		cmocka_unit_test(test_no_memory_drops),
 	};
 
 	return cmocka_run_group_tests_name("prom", tests, NULL, NULL);
