@@ -86,6 +86,13 @@ struct {
 struct unw_scratch {
 	struct unw_part p[UNW_MAX_PARTS];	/* 144 words */
 	__u64 flat[128];			/* the masks below stay inside */
+	/*
+	 * In the map, not in the walk's state: the verifier knows nothing of
+	 * a map's values, so testing them after the walk makes no value of
+	 * the steps precise, and their states still converge.
+	 */
+	__u64 sure;		/* the frame's pc is the leaf, or a row found it: no guess */
+	__u64 unlisted;		/* a sure pc in no mapping of the list */
 };
 
 #define UNW_PART_WORDS	(sizeof(struct unw_part) / 8)
@@ -120,8 +127,6 @@ struct unw_walk {
 	__u64 hash;
 	__u32 nr, slot;		/* the process's mappings (unw_proc) */
 	__u32 rows;		/* unw_rows' size */
-	bool sure;		/* the frame's pc came from a row (or is the leaf): no guess */
-	bool unlisted;		/* a sure pc in no mapping of the list */
 };
 
 
@@ -276,10 +281,10 @@ static long unw_step(__u32 i, void *vctx)
 	if (w->nr) {
 		m = unw_find_map(w->slot, w->nr, pc);
 		/* mapped since the list was built (a pc by frame pointers may be junk) */
-		if (!m && (i == 0 || w->sure))
-			w->unlisted = true;
+		if (!m)
+			s->unlisted |= s->sure;
 	}
-	w->sure = false;
+	s->sure = 0;
 	if (m && m->row_base != UNW_NO_TABLE) {
 		__u32 base = m->row_base, count = m->row_count;
 
@@ -330,7 +335,7 @@ static long unw_step(__u32 i, void *vctx)
 	    bpf_probe_read_user(&bp, sizeof(bp), (void *)(cfa + (__s64)r->rbp_off8 * 8)))
 		goto fail;
 	unw_cnt(&unw_counts.dwarf_frames);
-	w->sure = true;
+	s->sure = 1;
 next:
 	if (!ra)
 		return 1;
@@ -441,6 +446,8 @@ static __always_inline long unw_walk_current(__u32 tgid, struct unw_walk *w)
 	w->sp = BPF_CORE_READ(regs, sp);
 	w->bp = BPF_CORE_READ(regs, bp);
 	w->rows = cfg_unw_rows;
+	s->sure = 1;		/* the leaf */
+	s->unlisted = 0;
 	proc = bpf_map_lookup_elem(&unw_procs, &tgid);
 	if (proc) {
 		w->nr = proc->nr;
@@ -453,7 +460,7 @@ static __always_inline long unw_walk_current(__u32 tgid, struct unw_walk *w)
 	if (!w->ip)
 		return -ENOENT;
 	n = bpf_loop(UNW_MAX_FRAMES, unw_step, w, 0);
-	if (w->unlisted) {
+	if (s->unlisted) {
 		__u8 one = 1;
 
 		/* the list is out of date: ask user space for a new one, once */
