@@ -844,6 +844,7 @@ int main(int argc, char **argv)
 	printer.folded = cfg.folded;
 	if (cfg.user_stacks)
 		printer.usyms = usyms__new(0);
+	unwinder__symbolizer(unw, printer.usyms);
 
 	rb = tool__ringbuf(skel->maps.events, on_event, NULL);
 	if (!rb) {

@@ -500,6 +500,7 @@ int main(int argc, char **argv)
 		goto out;
 
 	r.usyms = usyms__new(0);
+	unwinder__symbolizer(r.unw, r.usyms);
 	if (!r.usyms) {
 		err = -ENOMEM;
 		msg__fail(err, "set up the symbolizer");

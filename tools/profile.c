@@ -531,6 +531,7 @@ int main(int argc, char **argv)
 		goto out;
 	unwinder__attach(r.unw, UNW_BPF_MAPS(r.skel));
 	r.usyms = usyms__new(0);
+	unwinder__symbolizer(r.unw, r.usyms);
 	r.ps = (struct unw_procsnap){ r.usyms, r.unw };
 	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), unwinder__procsnap_event,
 			      &r.ps, NULL);

@@ -44,6 +44,8 @@ struct unw_row {
 
 /* Executable mappings per process: more are left to frame pointers. */
 #define UNW_MAX_MAPS		64
+/* Processes that may wait at once for a new list of mappings (unw_remap). */
+#define UNW_REMAP_ENTRIES	256
 /* Frames per stack; the last slot may hold a mark (below). */
 #define UNW_MAX_FRAMES		127
 #define UNW_NO_TABLE		0xffffffffu
@@ -105,6 +107,7 @@ struct unw_counts {
 	__u64 dropped;		/* storage full */
 	__u64 no_proc;		/* process without mappings in unw_procs yet */
 	__u64 stored;		/* parts added to unw_stacks */
+	__u64 unlisted;		/* stacks through code mapped since their list (dlopen) */
 };
 
 #endif

@@ -59,6 +59,18 @@ struct {
 	__type(value, struct unw_proc);
 } unw_procs SEC(".maps");
 
+/*
+ * Processes whose walk met code mapped after their list was built (a
+ * library dlopen()ed since): user space builds their list again and then
+ * deletes the entry. While it is there, nothing more is asked.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, UNW_REMAP_ENTRIES);
+	__type(key, __u32);	/* tgid */
+	__type(value, __u8);
+} unw_remap SEC(".maps");
+
 /* Our own stack storage: (hash of the frames, part) -> frames (unwind_abi.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -74,6 +86,13 @@ struct {
 struct unw_scratch {
 	struct unw_part p[UNW_MAX_PARTS];	/* 144 words */
 	__u64 flat[128];			/* the masks below stay inside */
+	/*
+	 * In the map, not in the walk's state: the verifier knows nothing of
+	 * a map's values, so testing them after the walk makes no value of
+	 * the steps precise, and their states still converge.
+	 */
+	__u64 sure;		/* the frame's pc is the leaf, or a row found it: no guess */
+	__u64 unlisted;		/* a sure pc in no mapping of the list */
 };
 
 #define UNW_PART_WORDS	(sizeof(struct unw_part) / 8)
@@ -259,8 +278,13 @@ static long unw_step(__u32 i, void *vctx)
 
 	/* a return address points after its call: look up the call itself */
 	pc = i ? w->ip - 1 : w->ip;
-	if (w->nr)
+	if (w->nr) {
 		m = unw_find_map(w->slot, w->nr, pc);
+		/* mapped since the list was built (a pc by frame pointers may be junk) */
+		if (!m)
+			s->unlisted |= s->sure;
+	}
+	s->sure = 0;
 	if (m && m->row_base != UNW_NO_TABLE) {
 		__u32 base = m->row_base, count = m->row_count;
 
@@ -311,6 +335,7 @@ static long unw_step(__u32 i, void *vctx)
 	    bpf_probe_read_user(&bp, sizeof(bp), (void *)(cfa + (__s64)r->rbp_off8 * 8)))
 		goto fail;
 	unw_cnt(&unw_counts.dwarf_frames);
+	s->sure = 1;
 next:
 	if (!ra)
 		return 1;
@@ -421,6 +446,8 @@ static __always_inline long unw_walk_current(__u32 tgid, struct unw_walk *w)
 	w->sp = BPF_CORE_READ(regs, sp);
 	w->bp = BPF_CORE_READ(regs, bp);
 	w->rows = cfg_unw_rows;
+	s->sure = 1;		/* the leaf */
+	s->unlisted = 0;
 	proc = bpf_map_lookup_elem(&unw_procs, &tgid);
 	if (proc) {
 		w->nr = proc->nr;
@@ -433,6 +460,13 @@ static __always_inline long unw_walk_current(__u32 tgid, struct unw_walk *w)
 	if (!w->ip)
 		return -ENOENT;
 	n = bpf_loop(UNW_MAX_FRAMES, unw_step, w, 0);
+	if (s->unlisted) {
+		__u8 one = 1;
+
+		/* the list is out of date: ask user space for a new one, once */
+		unw_cnt(&unw_counts.unlisted);
+		bpf_map_update_elem(&unw_remap, &tgid, &one, BPF_NOEXIST);
+	}
 	/* a step that failed put its mark in the slot after its frame */
 	if (n > 0 && n < UNW_MAX_FRAMES) {
 		__u64 idx = n;

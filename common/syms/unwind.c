@@ -21,6 +21,7 @@
 #include "syms/procsnap.h"
 #include "syms/safeopen.h"
 #include "syms/stacks.h"
+#include "syms/syms.h"
 #include "syms/unwind.h"
 #include "syms/unwind_tables.h"
 
@@ -102,7 +103,9 @@ struct unwinder {
 	pid_t *queue;			/* processes to add, from unwinder__queue() */
 	__u32 nqueue;
 	__u32 nslots, slots_cap;
-	int rows_fd, maps_fd, procs_fd, stacks_fd;
+	int rows_fd, maps_fd, procs_fd, stacks_fd, remap_fd;
+	struct usyms *usyms;		/* told of a process's new mappings */
+	unsigned long long remap_at;	/* unw_remap last read */
 	__u32 rows_cap, rows_used;
 	__u32 stacks_cap;		/* unw_stacks' size */
 	pid_t pid;			/* -p/-t's process, 0: system-wide */
@@ -151,7 +154,7 @@ static struct unwinder *unwinder__new(bool verbose)
 	if (!u)
 		return NULL;
 	u->verbose = verbose;
-	u->rows_fd = u->maps_fd = u->procs_fd = u->stacks_fd = -1;
+	u->rows_fd = u->maps_fd = u->procs_fd = u->stacks_fd = u->remap_fd = -1;
 	return u;
 }
 
@@ -420,6 +423,7 @@ void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m)
 	u->maps_fd = bpf_map__fd(m->maps);
 	u->procs_fd = bpf_map__fd(m->procs);
 	u->stacks_fd = bpf_map__fd(m->stacks);
+	u->remap_fd = bpf_map__fd(m->remap);
 	if (u->pid)
 		unwinder__add_pid(u, u->pid);
 }
@@ -525,6 +529,18 @@ int unwinder__add_pid(struct unwinder *u, pid_t pid)
 
 #define UNW_QUEUE	4096
 
+static void queue_add(struct unwinder *u, pid_t tgid)
+{
+	if (!u->queue && !(u->queue = calloc(UNW_QUEUE, sizeof(*u->queue))))
+		return;
+	for (__u32 i = 0; i < u->nqueue; i++)
+		if (u->queue[i] == tgid)
+			return;
+	/* full: the process stays on frame pointers (counted by BPF as no_proc) */
+	if (u->nqueue < UNW_QUEUE)
+		u->queue[u->nqueue++] = tgid;
+}
+
 void unwinder__queue(struct unwinder *u, pid_t tgid)
 {
 	struct unw_proc proc;
@@ -536,14 +552,51 @@ void unwinder__queue(struct unwinder *u, pid_t tgid)
 	 */
 	if (u->procs_fd >= 0 && !bpf_map_lookup_elem(u->procs_fd, &key, &proc))
 		return;
-	if (!u->queue && !(u->queue = calloc(UNW_QUEUE, sizeof(*u->queue))))
+	queue_add(u, tgid);
+}
+
+void unwinder__symbolizer(struct unwinder *u, struct usyms *usyms)
+{
+	if (u)
+		u->usyms = usyms;
+}
+
+/*
+ * Processes whose walk met code mapped after their list was built (a
+ * library dlopen()ed since, unw_remap): queued to be built again, their
+ * symbols read again too (the library's names stay if the process exits
+ * before the report). Read every 250 ms at most: a process that maps new
+ * code all the time (a JIT's anonymous code is listed, but a loader of
+ * plugins) costs a rebuild of its list four times a second at most, and
+ * the files it already had are not built again. BPF asks again until the
+ * new list is in; the queue holds a process once.
+ */
+#define UNW_REMAP_NS	250000000ull
+
+static void take_remaps(struct unwinder *u)
+{
+	__u32 keys[UNW_REMAP_ENTRIES], n = 0;
+	unsigned long long now;
+
+	if (u->remap_fd < 0)
 		return;
-	for (__u32 i = 0; i < u->nqueue; i++)
-		if (u->queue[i] == tgid)
-			return;
-	/* full: the process stays on frame pointers (counted by BPF as no_proc) */
-	if (u->nqueue < UNW_QUEUE)
-		u->queue[u->nqueue++] = tgid;
+	now = now_ns();
+	if (now - u->remap_at < UNW_REMAP_NS)
+		return;
+	u->remap_at = now;
+	/* keys first: a deletion restarts a walk */
+	while (n < UNW_REMAP_ENTRIES &&
+	       !bpf_map_get_next_key(u->remap_fd, n ? &keys[n - 1] : NULL, &keys[n]))
+		n++;
+	for (__u32 i = 0; i < n; i++) {
+		bpf_map_delete_elem(u->remap_fd, &keys[i]);
+		if (u->usyms)
+			usyms__refresh(u->usyms, keys[i]);
+		if (u->verbose)
+			msg__verbose("unwind: pid %u mapped code since its list was built: built again",
+				     keys[i]);
+		queue_add(u, keys[i]);
+	}
 }
 
 /*
@@ -563,7 +616,10 @@ void unwinder__drain(struct unwinder *u)
 	unsigned long long now, built;
 	__u32 i = 0;
 
-	if (!u || !u->nqueue)
+	if (!u)
+		return;
+	take_remaps(u);
+	if (!u->nqueue)
 		return;
 	now = now_ns();
 	if (!u->budget_at)
@@ -672,10 +728,11 @@ void unwinder__report(struct unwinder *u, const struct unw_counts *c)
 		  (size_t)u->rows_used * sizeof(struct unw_row) >> 10,
 		  (size_t)u->rows_cap * sizeof(struct unw_row) >> 10, fallback,
 		  u->build_ns / 1000000);
-	msg__verbose("unwind: %llu stacks: %llu frames by tables, %llu by frame pointers, %llu truncated, %llu stopped early, %llu before their tables; %llu collisions, %llu dropped",
+	msg__verbose("unwind: %llu stacks: %llu frames by tables, %llu by frame pointers, %llu truncated, %llu stopped early, %llu through code mapped since their list, %llu before their tables; %llu collisions, %llu dropped",
 		     (unsigned long long)c->stacks, (unsigned long long)c->dwarf_frames,
 		     (unsigned long long)c->fp_frames, (unsigned long long)c->truncated,
-		     (unsigned long long)c->errors, (unsigned long long)c->no_proc,
+		     (unsigned long long)c->errors, (unsigned long long)c->unlisted,
+		     (unsigned long long)c->no_proc,
 		     (unsigned long long)c->collisions, (unsigned long long)c->dropped);
 	msg__verbose("unwind: stack storage: %llu of %u parts in use",
 		     (unsigned long long)c->stored, u->stacks_cap);

@@ -40,14 +40,14 @@ enum unw_mode unwinder__choose(enum unw_mode mode, int prog_type);
  * names there, and its stack map (stacks, unused with tables).
  */
 struct unw_bpf_maps {
-	struct bpf_map *rows, *maps, *procs, *stacks, *fp_stacks;
+	struct bpf_map *rows, *maps, *procs, *stacks, *remap, *fp_stacks;
 	bool *tables;		/* cfg_unwind_tables */
 	__u32 *nrows;		/* cfg_unw_rows */
 };
 #define UNW_BPF_MAPS(skel)							\
 	(&(struct unw_bpf_maps){ (skel)->maps.unw_rows, (skel)->maps.unw_maps,		\
 				 (skel)->maps.unw_procs, (skel)->maps.unw_stacks,	\
-				 (skel)->maps.stacks, &(skel)->rodata->cfg_unwind_tables, \
+				 (skel)->maps.unw_remap, (skel)->maps.stacks, &(skel)->rodata->cfg_unwind_tables, \
 				 &(skel)->rodata->cfg_unw_rows })
 /* What a tool asks of --unwind. */
 struct unw_start {
@@ -79,7 +79,14 @@ int unwinder__add_pid(struct unwinder *u, pid_t pid);
  * left waits for the next one.
  */
 void unwinder__queue(struct unwinder *u, pid_t tgid);
+/*
+ * A drain also takes the processes BPF found running code mapped after
+ * their list was built (a library dlopen()ed since): their lists and
+ * symbols are read again (u may be NULL; usyms is told, if set).
+ */
 void unwinder__drain(struct unwinder *u);
+struct usyms;
+void unwinder__symbolizer(struct unwinder *u, struct usyms *usyms);
 /*
  * The ring buffer callback of a stack tool that unwinds by tables: ctx a
  * struct unw_procsnap. procsnap__event() for the symbolizer, and the

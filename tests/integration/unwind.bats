@@ -16,7 +16,7 @@ NOFP=$ROOT/build/tests/workloads-nofp
 
 setup() {
 	require_root
-	XZPID= GZPID= WRPID= DDPID=
+	XZPID= GZPID= WRPID= DDPID= WLPID=
 }
 
 teardown() {
@@ -25,6 +25,7 @@ teardown() {
 	[ -z "$WRPID" ] || kill "$WRPID" 2>/dev/null || true
 	[ -z "$GZPID" ] || kill "$GZPID" 2>/dev/null || true
 	[ -z "$DDPID" ] || kill "$DDPID" 2>/dev/null || true
+	[ -z "$WLPID" ] || kill "$WLPID" 2>/dev/null || true
 	cleanup_test
 }
 
@@ -267,6 +268,44 @@ nofp_run() {
 	[ "$TOOL_RC" = 0 ]
 	grep 'unwind:' "$TOOL_ERR"
 	hot_complete "$WLPID"
+}
+
+@test "unwind: code a process maps after its tables were built (Debian's python3.11 importing lzma: dlopen of _lzma and liblzma) is unwound by its own tables once the tool sees it; the samples before are counted" {
+	local go lz full since
+	[ -x /usr/bin/python3.11 ] || skip "Debian's python3.11 not installed"
+	go=$(make_go)
+	# liblzma is not mapped until the import, after the tool started
+	/usr/bin/python3.11 -c '
+import os, sys, time
+open(sys.argv[1]).read()
+import lzma
+data, t = os.urandom(1 << 18), time.monotonic()
+while time.monotonic() - t < 3:
+    lzma.compress(data, preset=9)' "$go" &
+	WLPID=$!
+	for _ in $(seq 50); do
+		grep -q libm "/proc/$WLPID/maps" 2>/dev/null && break
+		sleep 0.1
+	done
+	run ! grep -q liblzma "/proc/$WLPID/maps"
+	start_tool profile-lite -j -v -F 199 --unwind dwarf -p "$WLPID"
+	go "$go"
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	grep 'unwind:' "$TOOL_ERR"
+	lz=$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
+		((.user_stack // []) | index("lzma_code"))) | .samples] | add // 0' "$TOOL_OUT")
+	full=$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
+		((.user_stack // []) as $u | ["lzma_code", "_PyEval_EvalFrameDefault", "__libc_start_call_main"] |
+		all(. as $f | $u | index($f)))) | .samples] | add // 0' "$TOOL_OUT")
+	since=$(grep -Eo '[0-9]+ through code mapped since their list' "$TOOL_ERR" | grep -Eo '^[0-9]+')
+	echo "lzma_code: $lz samples, $full complete; $since stacks through code mapped since their list"
+	[ "$lz" -ge 100 ]
+	# the stacks cut short are those walked before the new list was in
+	[ $((lz - full)) -le "$since" ]
+	assert_between "complete lzma_code stacks" "$(awk -v a="$full" -v b="$lz" 'BEGIN{print a/b}')" 0.8 1
 }
 
 @test "unwind: system-wide, a process started after the tool is unwound by its tables once the tool has seen it; the samples before are counted" {
