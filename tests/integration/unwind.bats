@@ -62,6 +62,37 @@ samples_json() {
 		add // 0' "$1"
 }
 
+# samples_with FILE PID FRAME...: PID's samples in FILE (--json) whose
+# user stack holds every FRAME.
+samples_with() {
+	local f=$1 p=$2
+	shift 2
+	jq -s --argjson p "$p" --argjson want "$(jq -cn '$ARGS.positional' --args "$@")" '
+		[.[] | select(.type == "stack" and .pid == $p) |
+		 select(. as $r | $want | all(. as $f | ($r.user_stack // []) | index($f))) |
+		 .samples] | add // 0' "$f"
+}
+
+# complete_after FRAME ALL FULL COUNTED: of ALL samples through FRAME, FULL
+# complete; those cut short are at most COUNTED (walked before their
+# process's tables or list were in), and at least 0.8 are complete.
+complete_after() {
+	echo "$1: $2 samples, $3 complete; $4 walked before their tables or list"
+	[ "$2" -ge 100 ]
+	[ $(($2 - $3)) -le "$4" ]
+	assert_between "complete $1 stacks" "$(awk -v a="$3" -v b="$2" 'BEGIN { print a / b }')" 0.8 1
+}
+
+# stop_after_wl: the workload WLPID ends, the tool is stopped; its exit
+# status, its JSON and the unwinder's -v lines.
+stop_after_wl() {
+	wait "$WLPID"
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	grep 'unwind:' "$TOOL_ERR"
+}
+
 # profile_run ARGS...: profile-lite --json for 3 s; leaves TOOL_OUT.
 profile_run() {
 	start_tool profile-lite -j "$@" 3
@@ -290,22 +321,12 @@ while time.monotonic() - t < 3:
 	run ! grep -q liblzma "/proc/$WLPID/maps"
 	start_tool profile-lite -j -v -F 199 --unwind dwarf -p "$WLPID"
 	go "$go"
-	wait "$WLPID"
-	stop_tool INT
-	[ "$TOOL_RC" = 0 ]
-	assert_ndjson "$TOOL_OUT"
-	grep 'unwind:' "$TOOL_ERR"
-	lz=$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
-		((.user_stack // []) | index("lzma_code"))) | .samples] | add // 0' "$TOOL_OUT")
-	full=$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
-		((.user_stack // []) as $u | ["lzma_code", "_PyEval_EvalFrameDefault", "__libc_start_call_main"] |
-		all(. as $f | $u | index($f)))) | .samples] | add // 0' "$TOOL_OUT")
-	since=$(grep -Eo '[0-9]+ through code mapped since their list' "$TOOL_ERR" | grep -Eo '^[0-9]+')
-	echo "lzma_code: $lz samples, $full complete; $since stacks through code mapped since their list"
-	[ "$lz" -ge 100 ]
+	stop_after_wl
+	lz=$(samples_with "$TOOL_OUT" "$WLPID" lzma_code)
+	full=$(samples_with "$TOOL_OUT" "$WLPID" lzma_code _PyEval_EvalFrameDefault __libc_start_call_main)
 	# the stacks cut short are those walked before the new list was in
-	[ $((lz - full)) -le "$since" ]
-	assert_between "complete lzma_code stacks" "$(awk -v a="$full" -v b="$lz" 'BEGIN{print a/b}')" 0.8 1
+	since=$(grep -Eo '[0-9]+ through code mapped since their list' "$TOOL_ERR" | grep -Eo '^[0-9]+')
+	complete_after lzma_code "$lz" "$full" "$since"
 }
 
 @test "unwind: system-wide, a process started after the tool is unwound by its tables once the tool has seen it; the samples before are counted" {
@@ -315,24 +336,14 @@ while time.monotonic() - t < 3:
 	"$NOFP/profwl" -s 30 -b 1500 -g "$go" >/dev/null &
 	WLPID=$!
 	go "$go"
-	wait "$WLPID"
-	stop_tool INT
-	[ "$TOOL_RC" = 0 ]
-	assert_ndjson "$TOOL_OUT"
-	grep 'unwind:' "$TOOL_ERR"
+	stop_after_wl
 	# its first samples name it, and walk frame pointers until its tables
 	# are in (built after those of every process found before it): each
 	# stack cut short is one of those counted
-	hot=$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
-		((.user_stack // []) | index("prof_hot_fn"))) | .samples] | add // 0' "$TOOL_OUT")
-	full=$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
-		((.user_stack // []) as $u | ["prof_hot_fn", "main", "__libc_start_call_main"] |
-		all(. as $f | $u | index($f)))) | .samples] | add // 0' "$TOOL_OUT")
+	hot=$(samples_with "$TOOL_OUT" "$WLPID" prof_hot_fn)
+	full=$(samples_with "$TOOL_OUT" "$WLPID" prof_hot_fn main __libc_start_call_main)
 	before=$(grep -Eo '[0-9]+ before their tables' "$TOOL_ERR" | grep -Eo '^[0-9]+')
-	echo "prof_hot_fn: $hot samples, $full complete; $before samples of any process before their tables"
-	[ "$hot" -ge 100 ]
-	[ $((hot - full)) -le "$before" ]
-	assert_between "complete prof_hot_fn stacks" "$(awk -v a="$full" -v b="$hot" 'BEGIN{print a/b}')" 0.8 1
+	complete_after prof_hot_fn "$hot" "$full" "$before"
 }
 
 @test "unwind: xz's stacks frame by frame as perf's DWARF unwinding of the same process" {
