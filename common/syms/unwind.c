@@ -541,17 +541,15 @@ static void queue_add(struct unwinder *u, pid_t tgid)
 		u->queue[u->nqueue++] = tgid;
 }
 
+/*
+ * Read again even when BPF holds a list (-p's at start): an announcement
+ * comes once per process and program, and a list read just before an exec
+ * and pushed just after it (the exec's hook deleted the old one between)
+ * is the old program's; the new program's first sample announces it, and
+ * this read puts it right within a poll. The files' tables are built once.
+ */
 void unwinder__queue(struct unwinder *u, pid_t tgid)
 {
-	struct unw_proc proc;
-	__u32 key = tgid;
-
-	/*
-	 * A process whose list BPF holds (pushed since the sample, or -p's at
-	 * start, named by every sample before it was pushed) is not read again.
-	 */
-	if (u->procs_fd >= 0 && !bpf_map_lookup_elem(u->procs_fd, &key, &proc))
-		return;
 	queue_add(u, tgid);
 }
 
