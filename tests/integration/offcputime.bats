@@ -395,9 +395,11 @@ run_cgroup() {
 }
 
 # bats test_tags=soak
-@test "offcputime: 50,000 thread and 5,000 process exits fill no map; the named sleeps stay exact" {
+# churn_once: the churn under offcputime-lite -c, its maps checked after
+# it, then offcpu's named sleeps in the same cgroup, their switches as the
+# kernel traced them (ktrace_sched). Leaves WLPID, WLOUT, TOOL_OUT.
+churn_once() {
 	local go start info
-	make_churn_cgroup
 	# -c: the churn and the workload only, so other work on the machine
 	# neither fills the maps nor adds to the counts. raw_tp: switch-out
 	# records in the hash by tid (tp_btf keeps them in task storage, which
@@ -419,10 +421,19 @@ run_cgroup() {
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
 	in_cgroup_bg "$WL/offcpu" -n 8 -s 75 -p 25 -g "$go" >"$WLOUT"
 	WLPID=$BG
+	ktrace_sched "$WLPID"
 	go "$go"
 	wait "$WLPID"
 	stop_tool INT
+	ktrace_stop
 	[ "$TOOL_RC" = 0 ]
+}
+
+@test "offcputime: 50,000 thread and 5,000 process exits fill no map; the named sleeps stay exact" {
+	make_churn_cgroup
+	# run again, once, when the kernel left one of the workload's switches
+	# untraced for every tracer (the sleeps' totals would lack it)
+	traced_run 16 churn_once
 	check_named_stacks
 	# nothing dropped for a full map, no event lost; a thread's user stack
 	# can be unreadable as it exits (a handful in 55,000 exits), which is
