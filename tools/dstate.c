@@ -153,28 +153,19 @@ static struct ksyms *ksyms(void)
 	return printer.ksyms;
 }
 
-/* A stack id of the BPF side as a struct stack (ips has DSTATE_STACK_DEPTH slots). */
-static void stack_get(__s32 id, __u64 *ips, struct stack *s)
+/*
+ * A stack id of the BPF side as a struct stack: kernel stacks (u NULL) in
+ * the stack map, ips of DSTATE_STACK_DEPTH slots; user stacks in u's
+ * storage with --unwind, ips of UNW_MAX_FRAMES slots.
+ */
+static void stack_get(struct unwinder *u, __s32 id, __u64 *ips, struct stack *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->ips = ips;
 	if (id == DSTATE_NO_STACK)
 		return;
-	if (id < 0 || stacks__read(stacks_fd, id, ips, DSTATE_STACK_DEPTH, s)) {
-		s->n = 0;
-		s->missed = true;
-	}
-}
-
-/* A user stack id (ips has UNW_MAX_FRAMES slots): from unw_stacks with --unwind. */
-static void ustack_get(__s32 id, __u64 *ips, struct stack *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->ips = ips;
-	if (id == DSTATE_NO_STACK)
-		return;
-	if (id < 0 || unwinder__stack(unw, stacks_fd, id, ips,
-				      unw ? UNW_MAX_FRAMES : DSTATE_STACK_DEPTH, s)) {
+	if (id < 0 || unwinder__stack(u, stacks_fd, id, ips,
+				      u ? UNW_MAX_FRAMES : DSTATE_STACK_DEPTH, s)) {
 		s->n = 0;
 		s->missed = true;
 	}
@@ -274,9 +265,9 @@ static int on_event(void *ctx, void *data, size_t size)
 	}
 	if (size < sizeof(*e) || e->kind != DSTATE_EPISODE)
 		return 0;
-	stack_get(e->kstack_id, kips, &ks);
-	ustack_get(e->ustack_id, uips, &us);
-	stack_get(e->waker_kstack_id, wips, &ws);
+	stack_get(NULL, e->kstack_id, kips, &ks);
+	stack_get(unw, e->ustack_id, uips, &us);
+	stack_get(NULL, e->waker_kstack_id, wips, &ws);
 	reason_of(&ks, reason, sizeof(reason));
 	timefmt__hms(hms, sizeof(hms));
 	if (env.json) {
@@ -470,9 +461,9 @@ static void print_folded(FILE *out, const struct dstate_key *k, const struct dst
 	__u64 kips[DSTATE_STACK_DEPTH], uips[UNW_MAX_FRAMES], wips[DSTATE_STACK_DEPTH];
 	struct stack ks, us, ws;
 
-	stack_get(k->kstack_id, kips, &ks);
-	ustack_get(k->ustack_id, uips, &us);
-	stack_get(k->waker_kstack_id, wips, &ws);
+	stack_get(NULL, k->kstack_id, kips, &ks);
+	stack_get(unw, k->ustack_id, uips, &us);
+	stack_get(NULL, k->waker_kstack_id, wips, &ws);
 	ksyms();
 	stacks__fold_name(out, k->comm, strnlen(k->comm, DSTATE_COMM_LEN), "");
 	stacks__fold_user(&printer, out, k->tgid, &us);
@@ -557,7 +548,7 @@ dup:;
 
 		bool seeded = st[i].w.flags & DSTATE_F_SEEDED;
 
-		stack_get(st[i].w.kstack_id, kips, &ks);
+		stack_get(NULL, st[i].w.kstack_id, kips, &ks);
 		if (st[i].w.kstack_id == DSTATE_SEEDED_STACK)
 			seeded_stack(st[i].tid, kips, &ks);
 		reason_of(&ks, reason, sizeof(reason));
@@ -643,7 +634,7 @@ static int report(void *ctx)
 		char name[128];
 		int r;
 
-		stack_get(keys[i].kstack_id, kips, &ks);
+		stack_get(NULL, keys[i].kstack_id, kips, &ks);
 		reason_of(&ks, name, sizeof(name));
 		for (r = 0; r < nr; r++)
 			if (!strcmp(rs[r].name, name))
@@ -695,7 +686,7 @@ static void render(struct sbuf *b, void *ctx)
 			char name[128];
 			const char *v[1] = { name };
 
-			stack_get(keys[i].kstack_id, kips, &ks);
+			stack_get(NULL, keys[i].kstack_id, kips, &ks);
 			reason_of(&ks, name, sizeof(name));
 			memcpy(h.slots, vals[i].slots, sizeof(h.slots));
 			ps = prom__series(&dstate_family, v);

@@ -529,18 +529,6 @@ int unwinder__add_pid(struct unwinder *u, pid_t pid)
 
 #define UNW_QUEUE	4096
 
-static void queue_add(struct unwinder *u, pid_t tgid)
-{
-	if (!u->queue && !(u->queue = calloc(UNW_QUEUE, sizeof(*u->queue))))
-		return;
-	for (__u32 i = 0; i < u->nqueue; i++)
-		if (u->queue[i] == tgid)
-			return;
-	/* full: the process stays on frame pointers (counted by BPF as no_proc) */
-	if (u->nqueue < UNW_QUEUE)
-		u->queue[u->nqueue++] = tgid;
-}
-
 /*
  * Read again even when BPF holds a list (-p's at start): an announcement
  * comes once per process and program, and a list read just before an exec
@@ -550,7 +538,14 @@ static void queue_add(struct unwinder *u, pid_t tgid)
  */
 void unwinder__queue(struct unwinder *u, pid_t tgid)
 {
-	queue_add(u, tgid);
+	if (!u->queue && !(u->queue = calloc(UNW_QUEUE, sizeof(*u->queue))))
+		return;
+	for (__u32 i = 0; i < u->nqueue; i++)
+		if (u->queue[i] == tgid)
+			return;
+	/* full: the process stays on frame pointers (counted by BPF as no_proc) */
+	if (u->nqueue < UNW_QUEUE)
+		u->queue[u->nqueue++] = tgid;
 }
 
 void unwinder__symbolizer(struct unwinder *u, struct usyms *usyms)
@@ -593,7 +588,7 @@ static void take_remaps(struct unwinder *u)
 		if (u->verbose)
 			msg__verbose("unwind: pid %u mapped code since its list was built: built again",
 				     keys[i]);
-		queue_add(u, keys[i]);
+		unwinder__queue(u, keys[i]);
 	}
 }
 

@@ -14,6 +14,7 @@
 
 struct bpf_map;
 struct stack;
+struct usyms;
 struct stack_addrs;
 struct unwinder;
 
@@ -85,14 +86,12 @@ void unwinder__queue(struct unwinder *u, pid_t tgid);
  * symbols are read again (u may be NULL; usyms is told, if set).
  */
 void unwinder__drain(struct unwinder *u);
-struct usyms;
 void unwinder__symbolizer(struct unwinder *u, struct usyms *usyms);
 /*
  * The ring buffer callback of a stack tool that unwinds by tables: ctx a
  * struct unw_procsnap. procsnap__event() for the symbolizer, and the
  * process queued for its tables.
  */
-struct usyms;
 struct unw_procsnap {
 	struct usyms *usyms;
 	struct unwinder *u;	/* NULL: frame pointers, nothing queued */
