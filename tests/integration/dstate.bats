@@ -439,14 +439,21 @@ check_mutex() {
 	wait_attached "$btp" 1 "$bt"
 	start_tool dstate-lite -j -m 0 -p "$WP"
 	go "$go"
-	wait "$WP"
-	stop_tool INT
+	# each wait bounded: this test once hung past the file's 900 s
+	wait_bounded "$WP" 60 dwait
+	kill -INT "$TOOL_PID"
+	TOOL_RC=0
+	wait_bounded "$TOOL_PID" 30 dstate-lite || TOOL_RC=$?
+	[ "$TOOL_RC" = 0 ]
+	kill -0 "$btp"	# the reference saw the whole workload
+	kill -INT "$btp"
+	wait_bounded "$btp" 30 bpftrace
 	cat "$bt"
-	stop_reference "$btp"
-	cat "$bt"
-	# the classic tracepoint reports the killable wait as 2 (D)
+	# the classic tracepoint reports the killable wait as 2 (D); a vfork
+	# whose child was done before the parent slept has no wait (6 of 8
+	# slept once): the tool reports each one the reference saw
 	n=$(awk '/^@\[2\]:/{print $2}' "$bt")
-	[ "$n" = "$N" ]
+	[ "${n:-0}" -ge 1 ] && [ "$n" -le "$N" ]
 	[ "$(count_episodes "$WP")" = "$n" ]
 }
 

@@ -434,6 +434,21 @@ wait_attached() {
 	return 1
 }
 
+# wait_bounded PID S WHAT: wait for PID (a child), S seconds at most. A
+# hang fails the test that met it, naming WHAT and where it sleeps,
+# instead of taking the rest of its file down at the file's timeout.
+wait_bounded() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || { wait "$1"; return; }
+		sleep 0.1
+	done
+	echo "$3 (pid $1) still running after $2 s: $(cat /proc/"$1"/wchan 2>/dev/null)" >&2
+	cat /proc/"$1"/stack >&2 2>/dev/null || true
+	kill -9 "$1" 2>/dev/null
+	return 124
+}
+
 # stop_reference PID: a reference tracer must still be running (it saw the
 # whole workload); SIGINT ends it, and it must exit 0.
 stop_reference() {

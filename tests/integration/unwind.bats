@@ -309,6 +309,10 @@ nofp_run() {
 	/usr/bin/python3.11 -c '
 import os, sys, time
 open(sys.argv[1]).read()
+# sampled first, so the tool has read its mappings before the import
+t = time.monotonic()
+while time.monotonic() - t < 0.5:
+    sum(range(1000))
 import lzma
 data, t = os.urandom(1 << 18), time.monotonic()
 while time.monotonic() - t < 3:
@@ -326,6 +330,8 @@ while time.monotonic() - t < 3:
 	full=$(samples_with "$TOOL_OUT" "$WLPID" lzma_code _PyEval_EvalFrameDefault __libc_start_call_main)
 	# the stacks cut short are those walked before the new list was in
 	since=$(grep -Eo '[0-9]+ through code mapped since their list' "$TOOL_ERR" | grep -Eo '^[0-9]+')
+	# the list was read again for the library: the path under test ran
+	grep -q "unwind: pid $WLPID mapped code since its list was built" "$TOOL_ERR"
 	complete_after lzma_code "$lz" "$full" "$since"
 }
 
