@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
-#include <bpf/skel_internal.h>
+#include <bpf/btf.h>
 #include "load/attach.h"
 #include "load/light.h"
 #include "run/msg.h"
@@ -67,14 +67,105 @@ int light__prog_fd(const struct bpf_program *prog)
 /* Program slots the loader's context leaves for subprograms. */
 #define LIGHT_SUBPROGS 512
 
-static struct bpf_program *prog_at(const struct bpf_object *obj, int i)
-{
-	struct bpf_program *p;
+/*
+ * The loader's context (the ctx of its one run): this header, then per map
+ * its fd (out), max_entries and initial value (in, unused here), then per
+ * program its fd (out), in the order libbpf loads them. libbpf lays it out
+ * by struct bpf_loader_ctx, bpf_map_desc and bpf_prog_desc of its
+ * <bpf/skel_internal.h>, a header for generated light skeletons that it
+ * says may change between versions; not included here. The three are the
+ * same in every libbpf from 1.0 to 1.7 (read in libbpf's git); the build
+ * links Debian 12's libbpf 1.1 statically (pkg-config libbpf: 1.1.2), and
+ * another must be read again before the range below is widened.
+ */
+struct loader_ctx {
+	__u32 sz;		/* of the whole context */
+	__u32 flags;
+	__u32 log_level;
+	__u32 log_size;
+	__u64 log_buf;
+};
+struct loader_map {
+	int map_fd;
+	__u32 max_entries;
+	__u64 initial_value __attribute__((aligned(8)));
+};
+struct loader_prog {
+	int prog_fd;
+};
+#define LOADER_CTX_KNOWN(major, minor) ((major) == 1 && (minor) <= 7)
+#if !LOADER_CTX_KNOWN(LIBBPF_MAJOR_VERSION, LIBBPF_MINOR_VERSION)
+#error "check struct loader_ctx, loader_map, loader_prog against this libbpf's skel_internal.h"
+#endif
+_Static_assert(sizeof(struct loader_ctx) == 24 && sizeof(struct loader_map) == 16 &&
+	       sizeof(struct loader_prog) == 4, "the loader's context as libbpf 1.0-1.7 lays it out");
 
-	bpf_object__for_each_program(p, obj)
-		if (i-- == 0)
-			return p;
-	return NULL;
+/*
+ * Load the loader program (BPF_PROG_TYPE_SYSCALL, its data in an array
+ * that is its fd_array[0]) and run it once on ctx, as a light skeleton's
+ * bpf_load_and_run() does. 0, or -errno with *what set.
+ */
+static int load_and_run(const struct gen_loader_opts *g, struct loader_ctx *ctx,
+			const char **what)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, lo, .prog_flags = BPF_F_SLEEPABLE);
+	LIBBPF_OPTS(bpf_test_run_opts, ro, .ctx_in = ctx, .ctx_size_in = ctx->sz);
+	int key = 0, map_fd, prog_fd = -1, err;
+
+	*what = "create the loader's map";
+	err = map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "__loader.map", 4, g->data_sz, 1, NULL);
+	if (map_fd < 0)
+		return err;
+	*what = "fill the loader's map";
+	err = bpf_map_update_elem(map_fd, &key, g->data, 0);
+	if (err)
+		goto out;
+	*what = "load the loader";
+	lo.fd_array = &map_fd;
+	err = prog_fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "__loader.prog", "Dual BSD/GPL",
+				      (const struct bpf_insn *)g->insns,
+				      g->insns_sz / sizeof(struct bpf_insn), &lo);
+	if (prog_fd < 0)
+		goto out;
+	*what = "run the loader";
+	err = bpf_prog_test_run_opts(prog_fd, &ro);
+	if (!err && (int)ro.retval < 0)	/* the loader's own -errno */
+		err = (int)ro.retval;
+out:
+	if (prog_fd >= 0)
+		close(prog_fd);
+	close(map_fd);
+	return err;
+}
+
+/*
+ * Whether fd is program p. The loader hands back its programs' fds in the
+ * order libbpf loaded them, which is libbpf's business: each is checked.
+ * The kernel keeps a name's first BPF_OBJ_NAME_LEN - 1 characters (and
+ * gen_loader passes them: libbpf assumes the newest kernel when it writes
+ * a loader), too few to tell sys_exit_openat from sys_exit_openat2 or
+ * sched_process_exec_btf from sched_process_exit_btf; so the program's
+ * first function in the kernel's func_info must also be p's function in
+ * the object's BTF, which the loader loaded with the same type ids.
+ */
+static bool is_prog(int fd, const struct bpf_program *p, const struct btf *btf)
+{
+	const char *name = bpf_program__name(p);
+	size_t n = strnlen(name, BPF_OBJ_NAME_LEN - 1);
+	struct bpf_func_info fi = { 0 };
+	struct bpf_prog_info info = {
+		.nr_func_info = 1,
+		.func_info_rec_size = sizeof(fi),
+		.func_info = (unsigned long)&fi,
+	};
+	__u32 len = sizeof(info);
+	int id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -ENOENT;
+
+	if (fd <= 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return false;
+	if (info.type != bpf_program__type(p) || strncmp(info.name, name, n) || info.name[n])
+		return false;
+	return id < 0 || (info.nr_func_info > 0 && fi.type_id == (__u32)id);
 }
 
 /* Open the same embedded object again, with the tool's settings. */
@@ -245,18 +336,23 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw, int (*then)(void
 {
 	struct bpf_object *gen, *obj = *s->obj;
 	LIBBPF_OPTS(gen_loader_opts, g);
-	struct bpf_load_and_run_opts run = { 0 };
-	struct bpf_loader_ctx *ctx = NULL;
-	struct bpf_map_desc *maps = NULL;
-	struct bpf_prog_desc *progs = NULL;
+	struct loader_ctx *ctx = NULL;
+	struct loader_map *maps = NULL;
+	struct loader_prog *progs = NULL;
 	struct bpf_program *p;
 	struct bpf_map *m;
 	int nr_maps = 0, nr_progs = 0, nr_slots = 0, *links = NULL, *fds = NULL, *pfds = NULL;
 	int nl = 0, i, j, err;
+	const char *what;
 	size_t sz;
 
 	if (nr_loaded == LIGHT_MAX_OBJS)
 		return -E2BIG;
+	if (!LOADER_CTX_KNOWN(libbpf_major_version(), libbpf_minor_version())) {
+		msg__verbose("light loader: libbpf %s: its loader's context is not known here",
+			     libbpf_version_string());
+		return -EOPNOTSUPP;
+	}
 	attach__pick(obj, raw);
 	bpf_object__for_each_map(m, obj)
 		nr_maps++;
@@ -288,28 +384,33 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw, int (*then)(void
 	ctx->sz = sz;
 	maps = (void *)(ctx + 1);
 	progs = (void *)(maps + nr_maps);
-	run.ctx = ctx;
-	run.data = g.data;
-	run.data_sz = g.data_sz;
-	run.insns = g.insns;
-	run.insns_sz = g.insns_sz;
-	err = bpf_load_and_run(&run);
+	err = load_and_run(&g, ctx, &what);
 	if (err) {
 		err = err < 0 ? err : -EINVAL;
-		msg__verbose("light loader: %s: %s", run.errstr ?: "failed", strerror(-err));
+		msg__verbose("light loader: cannot %s: %s", what, strerror(-err));
 		goto out;
 	}
 
-	/*
-	 * The loader numbers programs as libbpf does inside, subprograms
-	 * (which get no fd) included: the fds come in the object's order.
-	 */
-	for (i = 0, j = 0; i < nr_progs; i++) {
-		while (j < nr_slots && progs[j].prog_fd <= 0)
-			j++;
+	/* one fd for each program loaded, in the object's order, each checked */
+	i = 0;
+	j = 0;
+	bpf_object__for_each_program(p, obj) {
 		pfds[i] = -1;
-		if (bpf_program__autoload(prog_at(obj, i)))
+		if (bpf_program__autoload(p)) {
 			pfds[i] = j < nr_slots ? progs[j++].prog_fd : -1;
+			if (!is_prog(pfds[i], p, bpf_object__btf(obj)))
+				break;
+		}
+		i++;
+	}
+	if (i < nr_progs || (j < nr_slots && progs[j].prog_fd > 0)) {
+		err = -EPROTO;
+		if (i < nr_progs)
+			msg__verbose("light loader: the loader's fd for %s is another program",
+				     bpf_program__name(p));
+		else
+			msg__verbose("light loader: the loader loaded more programs than the object's");
+		goto out;
 	}
 	for (i = 0; i < nr_maps; i++)
 		fds[i] = maps[i].map_fd;
@@ -322,9 +423,10 @@ int light__load_attach(struct bpf_object_skeleton *s, bool raw, int (*then)(void
 	i = 0;
 	bpf_object__for_each_map(m, obj) {
 		err = bpf_map__reuse_fd(m, maps[i].map_fd);
-		if (err) {	/* cannot happen short of fds: leave rather than half-load */
+		if (err) {	/* short of fds: part of the object is the loader's now */
 			msg__fail(err, "take over the BPF maps");
-			exit(1);
+			err = LIGHT_FINAL;
+			goto out;
 		}
 		close(maps[i].map_fd);
 		maps[i++].map_fd = 0;

@@ -9,21 +9,30 @@
  * every setting a tool makes before load reaches the kernel unchanged.
  * On success the tool's skeleton gets the maps' fds (bpf_map__fd() works
  * as after a libbpf load) and its rodata/bss pointers map the kernel's
- * arrays; programs are attached here. On any failure nothing of it is
- * left and the caller loads the libbpf way.
+ * arrays; programs are attached here. On a failure before the maps are
+ * taken over nothing of it is left and the caller loads the libbpf way;
+ * on one while they are (LIGHT_FINAL) the object is neither loader's.
  */
 #ifndef BPFLITE_LIGHT_H
 #define BPFLITE_LIGHT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <bpf/libbpf.h>
 
 /*
+ * light__load_attach()'s error when it could take over only part of the
+ * object's maps (short of fds): printed, and final, since the object is
+ * half the kernel loader's; the tool exits.
+ */
+#define LIGHT_FINAL (-ENOTRECOVERABLE)
+
+/*
  * Load and attach skeleton s through the kernel's CO-RE, every _btf/_raw
  * pair on raw_tp when raw, else on tp_btf; then(arg) (may be NULL) once
- * the maps are the object's, before any program is attached. 0, or -errno
- * (nothing printed but under -v; the object is as it was, but for maps it
- * has taken over when the attach failed).
+ * the maps are the object's, before any program is attached. 0, LIGHT_FINAL,
+ * or -errno (nothing printed but under -v; the object is as it was, but for
+ * maps it has taken over when then() or the attach failed).
  */
 int light__load_attach(struct bpf_object_skeleton *s, bool raw, int (*then)(void *arg),
 		       void *arg);

@@ -82,7 +82,7 @@ static int light_load(struct bpf_object_skeleton *s, int (*loaded)(void *arg), v
 	const char *state = task_state(*s->obj, !raw, &all_raw);
 	int err = light__load_attach(s, raw || all_raw, loaded, arg);
 
-	if (err && !raw && !all_raw && attach__pick(*s->obj, true)) {
+	if (err && err != LIGHT_FINAL && !raw && !all_raw && attach__pick(*s->obj, true)) {
 		state = task_state(*s->obj, false, &all_raw);
 		err = light__load_attach(s, true, loaded, arg);
 		if (!err)
@@ -163,6 +163,8 @@ int tool__load_attach_then(struct bpf_object_skeleton *s, int (*loaded)(void *ar
 			remember(*s->obj);
 			return 0;
 		}
+		if (err == LIGHT_FINAL)	/* printed; the object is half taken over */
+			return err;
 		why = "the light loader failed";
 	}
 	msg__verbose("loader: libbpf skeleton (%s)", why);

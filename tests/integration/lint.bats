@@ -72,6 +72,13 @@ tagged() {
 	[ "$status" = 1 ]
 }
 
+@test "lint: no source includes libbpf's skel_internal.h (for generated light skeletons, its layout changes between versions)" {
+	run grep -rnE '#[[:space:]]*include[[:space:]]*[<"](bpf/)?skel_internal\.h' \
+		"$ROOT"/common "$ROOT"/tools "$ROOT"/bpf
+	echo "$output"
+	[ "$status" = 1 ]
+}
+
 @test "lint: common/ keeps its layering (tests/lint/layers.sh)" {
 	run "$ROOT/tests/lint/layers.sh"
 	echo "$output"
