@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <bpf/bpf.h>
+#include "load/maps.h"
 #include "load/tool.h"
 #include "out/hist.h"
 #include "out/json.h"
@@ -208,26 +209,25 @@ static const char *section(void)
 	return cfg.per_disk ? "disk" : cfg.per_flags ? "flags" : NULL;
 }
 
-/* Delete starts older than cfg.max_age_s: requests that never completed. */
+/* Delete starts older than cfg.max_age_s (256 a sweep): requests that never completed. */
 static void sweep(struct biolatency_bpf *skel)
 {
-	int fd = bpf_map__fd(skel->maps.start);
-	__u64 key, next, ts, now = loop__now_ms() * 1000000ULL;
-	__u64 old[256];
-	int n = 0, i;
-	bool first = true;
+	struct bpf_map *m = skel->maps.start;
+	int fd = bpf_map__fd(m), old = 0;
+	__u64 *keys, ts, now = loop__now_ms() * 1000000ULL;
+	__u32 n, i;
 
-	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
-		first = false;
-		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &ts))
+	if (map__keys(fd, sizeof(*keys), bpf_map__max_entries(m), (void **)&keys, &n))
+		return;
+	for (i = 0; i < n && old < 256; i++) {
+		if (bpf_map_lookup_elem(fd, &keys[i], &ts) ||
+		    now <= ts || now - ts <= cfg.max_age_s * 1000000000ULL)
 			continue;
-		if (now > ts && now - ts > cfg.max_age_s * 1000000000ULL && n < 256)
-			old[n++] = key;
-	}
-	for (i = 0; i < n; i++)
-		if (!bpf_map_delete_elem(fd, &old[i]))
+		old++;
+		if (!bpf_map_delete_elem(fd, &keys[i]))
 			cfg.aged++;
+	}
+	free(keys);
 }
 
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "load/maps.h"
 #include "load/tool.h"
 #include "out/esc.h"
 #include "out/hist.h"
@@ -505,29 +506,28 @@ static int cmp_stuck(const void *a, const void *b)
 /* Tasks in D longer than the threshold, from the BPF side's waits map. */
 static int report_stuck(const char *hms)
 {
-	int fd = bpf_map__fd(skel->maps.waits), n = 0, i;
+	int fd = bpf_map__fd(skel->maps.waits), n = 0, i, err;
 	__u64 now = now_ns(), thresh = cfg.stuck_ms * 1000000ULL;
-	__u32 key, next, *prev = NULL;
+	__u32 *tids, ntids, k;
 	struct stuck *st;
 	struct json j;
 
-	st = calloc(DSTATE_MAX_TASKS, sizeof(*st));
-	if (!st)
+	err = map__keys(fd, sizeof(*tids), DSTATE_MAX_TASKS, (void **)&tids, &ntids);
+	if (err)
+		return err;
+	st = calloc(ntids ? ntids : 1, sizeof(*st));
+	if (!st) {
+		free(tids);
 		return -ENOMEM;
-	/* bounded: keys deleted meanwhile may restart the walk */
-	for (i = 0; i < DSTATE_MAX_TASKS && !bpf_map_get_next_key(fd, prev, &next); i++) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &st[n].w))
+	}
+	for (k = 0; k < ntids; k++) {
+		if (bpf_map_lookup_elem(fd, &tids[k], &st[n].w))
 			continue;
 		if (st[n].w.wake_ns || now < st[n].w.start_ns || now - st[n].w.start_ns < thresh)
 			continue;
-		for (int d = 0; d < n; d++)
-			if (st[d].tid == key)
-				goto dup;
-		st[n++].tid = key;
-dup:;
+		st[n++].tid = tids[k];
 	}
+	free(tids);
 	qsort(st, n, sizeof(*st), cmp_stuck);
 
 	if (env.json) {

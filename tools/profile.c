@@ -16,6 +16,7 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
+#include "load/maps.h"
 #include "load/tool.h"
 #include "out/hist.h"
 #include "out/json.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "load/maps.h"
 #include "load/tool.h"
 #include "out/hist.h"
 #include "out/json.h"

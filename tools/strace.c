@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
+#include "load/maps.h"
 #include "load/tool.h"
 #include "out/json.h"
 #include "run/loop.h"
@@ -146,19 +147,18 @@ static int attach_pid(pid_t pid)
 /* -p: drop the entries of listed threads that ended before their first call. */
 static void prune_traced(void)
 {
-	int fd = bpf_map__fd(skel->maps.traced);
-	__u32 key, next, *prev = NULL;
+	struct bpf_map *m = skel->maps.traced;
+	int fd = bpf_map__fd(m);
 	struct strace_task t;
+	__u32 *tids, n, i;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (!bpf_map_lookup_elem(fd, &next, &t) && t.start_ticks &&
-		    task_start(next) != t.start_ticks) {
-			bpf_map_delete_elem(fd, &next);
-			continue;	/* from the same key: deleted ones are skipped */
-		}
-		key = next;
-		prev = &key;
-	}
+	if (map__keys(fd, sizeof(*tids), bpf_map__max_entries(m), (void **)&tids, &n))
+		return;
+	for (i = 0; i < n; i++)
+		if (!bpf_map_lookup_elem(fd, &tids[i], &t) && t.start_ticks &&
+		    task_start(tids[i]) != t.start_ticks)
+			bpf_map_delete_elem(fd, &tids[i]);
+	free(tids);
 }
 
 /*
@@ -377,16 +377,17 @@ static int tick(void *ctx)
 
 static void report_lost(void)
 {
-	__u32 key, next, *prev = NULL;
+	struct bpf_map *m = skel->maps.lost;
+	int fd = bpf_map__fd(m);
+	__u32 *pids, n, i;
 	__u64 v;
-	int fd = bpf_map__fd(skel->maps.lost);
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (!bpf_map_lookup_elem(fd, &next, &v) && v)
-			msg__warn("pid %u: %llu events lost", next, (unsigned long long)v);
-		key = next;
-		prev = &key;
-	}
+	if (map__keys(fd, sizeof(*pids), bpf_map__max_entries(m), (void **)&pids, &n))
+		return;
+	for (i = 0; i < n; i++)
+		if (!bpf_map_lookup_elem(fd, &pids[i], &v) && v)
+			msg__warn("pid %u: %llu events lost", pids[i], (unsigned long long)v);
+	free(pids);
 }
 
 static void set_rodata(void)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
+#include "load/maps.h"
 #include "load/tool.h"
 #include "out/json.h"
 #include "run/loop.h"
@@ -213,20 +214,24 @@ static int cmp_count(const void *a, const void *b)
 /* -c: the counts per flow, in columns as wide as their widest address. */
 static int print_counts(struct tcpretrans_bpf *skel)
 {
-	int fd = bpf_map__fd(skel->maps.counts), wl = 11, wr = 11, i, n = 0;
-	struct tcpretrans_flow key, next;
+	int fd = bpf_map__fd(skel->maps.counts), wl = 11, wr = 11, i, n = 0, err;
+	struct tcpretrans_flow *keys;
 	struct flow_count *c;
 	char a[INET6_ADDRSTRLEN];
-	bool first = true;
 	struct json j;
+	__u32 nk, k;
 
-	c = calloc(TCPRETRANS_MAX_FLOWS, sizeof(*c));
-	if (!c)
+	err = map__keys(fd, sizeof(*keys), TCPRETRANS_MAX_FLOWS, (void **)&keys, &nk);
+	if (err)
+		return err;
+	c = calloc(nk ? nk : 1, sizeof(*c));
+	if (!c) {
+		free(keys);
 		return -ENOMEM;
-	while (n < TCPRETRANS_MAX_FLOWS &&
-	       !bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
-		first = false;
-		key = next;
+	}
+	for (k = 0; k < nk; k++) {
+		struct tcpretrans_flow key = keys[k];
+
 		if (bpf_map_lookup_elem(fd, &key, &c[n].n))
 			continue;
 		c[n].f = key;
@@ -240,6 +245,7 @@ static int print_counts(struct tcpretrans_bpf *skel)
 			wr = strlen(c[n].r);
 		n++;
 	}
+	free(keys);
 	qsort(c, n, sizeof(*c), cmp_count);
 	if (!env.json)
 		printf("\n%-*s  %-*s  %s\n", wl, "LADDR:LPORT", wr, "RADDR:RPORT", "RETRANSMITS");

@@ -1,12 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <bpf/bpf.h>
 #include "out/hist.h"
-#include "run/msg.h"
-
-#define ENOTSUPP_USER 524	/* the kernel's ENOTSUPP, not exported to user space */
 
 #define STARS_MAX 40
 
@@ -134,113 +127,6 @@ void hist__json_linear(struct json *j, const struct hist *h, const char *unit, d
 		json__obj_end(j);
 	}
 	json__arr_end(j);
-}
-
-static int drain_iter(int fd, size_t ksz, size_t vsz, __u32 max, char *keys, char *vals,
-		      __u32 *count)
-{
-	char *prev = NULL;
-	__u32 n = 0, i;
-	int err;
-
-	while (n < max) {
-		err = bpf_map_get_next_key(fd, prev, keys + n * ksz);
-		if (err) {
-			if (errno == ENOENT)
-				break;
-			return -errno;
-		}
-		if (!bpf_map_lookup_elem(fd, keys + n * ksz, vals + n * vsz)) {
-			prev = keys + n * ksz;
-			n++;
-		} else {
-			prev = keys + n * ksz;
-		}
-	}
-	for (i = 0; i < n; i++)
-		bpf_map_delete_elem(fd, keys + i * ksz);
-	*count = n;
-	return 0;
-}
-
-int map__drain(int fd, size_t ksz, size_t vsz, __u32 max, void **keys_out,
-	       void **vals_out, __u32 *count)
-{
-	char *keys = calloc(max ? max : 1, ksz), *vals = calloc(max ? max : 1, vsz);
-	__u32 n = 0, batch, in = 0, out = 0;
-	bool first = true;
-	int err = 0;
-
-	*count = 0;
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -ENOMEM;
-	}
-	while (n < max) {
-		batch = max - n;
-		err = bpf_map_lookup_and_delete_batch(fd, first ? NULL : &in, &out,
-						      keys + n * ksz, vals + n * vsz, &batch, NULL);
-		if (err && errno != ENOENT) {
-			err = -errno;
-			if (n == 0 && (err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP ||
-				       err == -ENOTSUPP_USER)) {
-				err = drain_iter(fd, ksz, vsz, max, keys, vals, &n);
-				break;
-			}
-			break;
-		}
-		n += batch;
-		if (err)	/* ENOENT: the whole map was read */
-			break;
-		in = out;
-		first = false;
-	}
-	if (err == -ENOENT || (err && errno == ENOENT))
-		err = 0;
-	*keys_out = keys;
-	*vals_out = vals;
-	*count = n;
-	return err;
-}
-
-static int cmp_hist_entry(const void *a, const void *b)
-{
-	const struct hist_entry *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u32 *n)
-{
-	__u32 *keys = NULL, i;
-	struct hist *vals = NULL;
-	struct hist_entry *e;
-	int err;
-
-	*out = NULL;
-	err = map__drain(fd, sizeof(__u32), sizeof(struct hist), max_entries,
-			 (void **)&keys, (void **)&vals, n);
-	if (err) {
-		msg__fail(err, "read histograms");
-		goto out;
-	}
-	e = calloc(*n ? *n : 1, sizeof(*e));
-	if (!e) {
-		err = -ENOMEM;
-		msg__fail(err, "read histograms");
-		goto out;
-	}
-	for (i = 0; i < *n; i++) {
-		e[i].key = keys[i];
-		e[i].h = vals[i];
-	}
-	qsort(e, *n, sizeof(*e), cmp_hist_entry);
-	*out = e;
-out:
-	free(keys);
-	free(vals);
-	return err;
 }
 
 void hist__print_interval(FILE *f, const struct hist_entry *e, __u32 n, const char *section,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Histogram printers in bcc's exact text layout, their JSON form, and
- * the drain of a BPF hash map of histograms.
+ * Histogram printers in bcc's exact text layout and their JSON form. The
+ * drain of a BPF hash map of histograms is hist__drain_entries() (load/maps.h).
  */
 #ifndef BPFLITE_HIST_H
 #define BPFLITE_HIST_H
@@ -26,14 +26,6 @@ void hist__json_log2(struct json *j, const struct hist *h, const char *unit, dou
 void hist__json_linear(struct json *j, const struct hist *h, const char *unit, double div_ns,
 		       long long base, long long step);
 
-/*
- * Read and delete every entry of a hash map: batch lookup-and-delete where
- * the kernel has it, else iterate, look up and delete. keys and values
- * are malloc'd arrays of *count entries (caller frees). Returns 0 or -errno.
- */
-int map__drain(int fd, size_t key_size, size_t value_size, __u32 max_entries,
-	       void **keys, void **values, __u32 *count);
-
 /* One histogram of a map keyed by __u32, with the tool's name for its key. */
 struct hist_entry {
 	__u32 key;
@@ -41,11 +33,6 @@ struct hist_entry {
 	char label[128];
 };
 
-/*
- * Drain a hash map of __u32 -> struct hist (map__drain) into entries
- * sorted by key; *out is malloc'd (caller frees). 0 or -errno (printed).
- */
-int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u32 *n);
 /*
  * An interval in bcc's text layout: a blank line, the time with -T
  * (hms non-NULL), then each histogram, under "<section> = <label>" when

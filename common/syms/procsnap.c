@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/bpf.h>
 #include <linux/types.h>
+#include "load/maps.h"
 #include "run/msg.h"
 #include "syms/procsnap.h"
 #include "syms/syms.h"
@@ -55,9 +55,9 @@ void procsnap__prune(struct usyms *u, const int *fds, const size_t *key_sizes, i
 	static size_t prune_at;
 	static int ticks;
 	struct tgids t = { 0 };
-	size_t cap = 0, before;
-	char key[256], next[256];
-	__u32 tgid;
+	size_t before;
+	void *keys, *q;
+	__u32 n, i;
 
 	if (!prune_at)	/* tests lower it */
 		prune_at = getenv("BPFLITE_PRUNE_AT") ? strtoul(getenv("BPFLITE_PRUNE_AT"), NULL, 0) : 0;
@@ -66,28 +66,24 @@ void procsnap__prune(struct usyms *u, const int *fds, const size_t *key_sizes, i
 	if (++ticks % 50 || usyms__count(u) < prune_at)
 		return;
 	for (int m = 0; m < nr; m++) {
-		void *prev = NULL;
-
-		if (key_sizes[m] > sizeof(key))
-			continue;
-		while (!bpf_map_get_next_key(fds[m], prev, next)) {
-			if (t.n == cap) {
-				void *q = realloc(t.v, (cap = cap ? cap * 2 : 1024) * sizeof(*t.v));
-
-				if (!q)
-					break;
-				t.v = q;
-			}
-			memcpy(&tgid, next, sizeof(tgid));
-			t.v[t.n++] = tgid;
-			memcpy(key, next, key_sizes[m]);
-			prev = key;
+		/* a map not read whole would forget processes still in it */
+		if (map__keys(fds[m], key_sizes[m], 0, &keys, &n))
+			goto out;
+		q = realloc(t.v, (t.n + n + 1) * sizeof(*t.v));
+		if (!q) {
+			free(keys);
+			goto out;
 		}
+		t.v = q;
+		for (i = 0; i < n; i++)
+			memcpy(&t.v[t.n++], (char *)keys + i * key_sizes[m], sizeof(*t.v));
+		free(keys);
 	}
 	qsort(t.v, t.n, sizeof(*t.v), cmp_u32);
 	before = usyms__count(u);
 	usyms__prune(u, in_map, &t);
 	msg__verbose("symbolizer: pruned %zu exited processes, %zu left",
 		     before - usyms__count(u), usyms__count(u));
+out:
 	free(t.v);
 }

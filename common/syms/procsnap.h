@@ -16,8 +16,8 @@ struct usyms;
 /*
  * From a tool's tick (every ~100 ms): every 5 s, once the symbolizer knows
  * BPFLITE_PRUNE_AT processes (default 4096), forget the exited ones that
- * have no key left in the nr maps fds, whose keys (key_sizes bytes, at
- * most 256) start with a __u32 tgid.
+ * have no key left in the nr maps fds, whose keys (key_sizes bytes)
+ * start with a __u32 tgid. A map that cannot be read whole skips the prune.
  */
 void procsnap__prune(struct usyms *u, const int *fds, const size_t *key_sizes, int nr);
 

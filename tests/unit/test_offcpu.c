@@ -2,43 +2,28 @@
 /*
  * offcpu: the fold of exited threads' keys (offcpu__tick) on a real BPF
  * hash map laid out like offcputime's info map, with more keys than the
- * fold's first buffer (4096): every key of a thread that is gone ends in
- * one tid-0 key of its process, with the sums of their values; the keys
- * of live threads stay. Needs root (a BPF map); skipped otherwise.
+ * walk's first buffers (map__keys() grows its array): every key of a
+ * thread that is gone ends in one tid-0 key of its process, with the sums
+ * of their values; the keys of live threads stay. Needs root (a BPF map);
+ * skipped otherwise.
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <sanitizer/asan_interface.h>
 #include <bpf/bpf.h>
 #include "unit.h"
+#include "next_key.h"
 #include "offcputime/collect.h"
 #include "offcputime.h"
 
-#define GONE 5000	/* keys of exited threads: past 4096, the walk's first buffer */
+#define GONE 5000	/* keys of exited threads: past the walk's first buffers */
 #define LIVE 10		/* keys of this thread */
 
-/*
- * The walk hands its previous key to the kernel, whose reads ASan does not
- * see (and, with ASan's quarantine, a freed key still reads right). This
- * definition takes the place of libbpf's for the whole test binary and
- * fails the test when the key it is given is freed memory.
- */
+/* Takes the place of libbpf's for the whole test binary (next_key.h). */
 int bpf_map_get_next_key(int fd, const void *key, void *next_key)
 {
-	union bpf_attr attr;
-	long r;
-
-	if (key && __asan_region_is_poisoned((void *)key, sizeof(struct offcpu_key)))
-		fail_msg("bpf_map_get_next_key: the previous key is freed memory");
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (uintptr_t)key;
-	attr.next_key = (uintptr_t)next_key;
-	r = syscall(__NR_bpf, BPF_MAP_GET_NEXT_KEY, &attr, sizeof(attr));
-	return r < 0 ? -errno : 0;
+	return sys_map_get_next_key(fd, key, sizeof(struct offcpu_key), next_key);
 }
 
 /* a process ID that no longer exists: a child, reaped */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
+#include "load/maps.h"
 #include "run/msg.h"
 #include "offcputime/collect.h"
 #include "offcputime.h"
@@ -36,25 +37,14 @@ static __u64 fold_step(const struct offcpu_collect *r)
 static void fold_exited(struct offcpu_collect *r)
 {
 	int fd = r->info_fd;
-	struct offcpu_key *keys = NULL, k0;
+	struct offcpu_key *keys, k0;
 	struct offcpu_val v, v0;
-	size_t n = 0, cap = 0, i, folded = 0;
+	__u32 n, i;
+	size_t folded = 0;
 	__u64 live;
 
-	/* keys first: deleting while walking restarts the walk */
-	for (;;) {
-		if (n == cap) {
-			void *q = realloc(keys, (cap = cap ? cap * 2 : 4096) * sizeof(*keys));
-
-			if (!q)
-				break;
-			keys = q;
-		}
-		/* the previous key by index: the realloc() above moves them */
-		if (bpf_map_get_next_key(fd, n ? &keys[n - 1] : NULL, &keys[n]))
-			break;
-		n++;
-	}
+	/* keys first: deleting while walking restarts the walk (no keys: no fold) */
+	map__keys(fd, sizeof(*keys), r->max_keys, (void **)&keys, &n);
 	for (i = 0; i < n; i++) {
 		if (!keys[i].tid || !thread_gone(keys[i].tgid, keys[i].tid))
 			continue;

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "load/maps.h"
 #include "offcputime/pprof.h"
 #include "offcputime.h"
 #include "serve/pprof.h"
@@ -54,10 +55,12 @@ void offcpu_snap__free(struct offcpu_snap *s)
 
 struct offcpu_snap *offcpu_snap__take(const struct offcpu_src *src)
 {
-	struct offcpu_key key, next, *prev = NULL;
 	struct offcpu_snap *s = calloc(1, sizeof(*s));
-	size_t cap = 0, i, o;
+	struct offcpu_key *keys = NULL;
 	struct offcpu_val v;
+	__u32 n = 0, k;
+	size_t i, o;
+	int err;
 
 	if (!s)
 		return NULL;
@@ -66,32 +69,27 @@ struct offcpu_snap *offcpu_snap__take(const struct offcpu_src *src)
 	/*
 	 * A walk, not a batch: nothing is deleted, and BPF adding keys meanwhile
 	 * only decides whether their first events fall before or after it.
-	 * Bounded by the map's size in case keys vanish under the walk.
 	 */
-	while (s->n < src->max_entries && !bpf_map_get_next_key(src->info_fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(src->info_fd, &key, &v))
-			continue;	/* folded away since get_next_key */
-		if (s->n == cap) {
-			void *q = realloc(s->e, (cap = cap ? cap * 2 : 1024) * sizeof(*s->e));
-
-			if (!q) {
-				offcpu_snap__free(s);
-				errno = ENOMEM;
-				return NULL;
-			}
-			s->e = q;
-		}
-		memset(&s->e[s->n], 0, sizeof(s->e[0]));
-		s->e[s->n].tgid = key.tgid;
-		s->e[s->n].kern_stack_id = key.kern_stack_id;
-		s->e[s->n].user_stack_id = key.user_stack_id;
-		memcpy(s->e[s->n].comm, key.comm, OFFCPU_COMM_LEN);
+	err = map__keys(src->info_fd, sizeof(*keys), src->max_entries, (void **)&keys, &n);
+	s->e = err ? NULL : calloc(n ? n : 1, sizeof(*s->e));
+	if (!s->e) {
+		free(keys);
+		offcpu_snap__free(s);
+		errno = err ? -err : ENOMEM;
+		return NULL;
+	}
+	for (k = 0; k < n; k++) {
+		if (bpf_map_lookup_elem(src->info_fd, &keys[k], &v))
+			continue;	/* folded away since the walk */
+		s->e[s->n].tgid = keys[k].tgid;
+		s->e[s->n].kern_stack_id = keys[k].kern_stack_id;
+		s->e[s->n].user_stack_id = keys[k].user_stack_id;
+		memcpy(s->e[s->n].comm, keys[k].comm, OFFCPU_COMM_LEN);
 		s->e[s->n].total_ns = v.total_ns;
 		s->e[s->n].count = v.count;
 		s->n++;
 	}
+	free(keys);
 	/* sum each process's threads: a fold moves counts between tids only */
 	if (s->n)
 		qsort(s->e, s->n, sizeof(*s->e), cmp_ent);
