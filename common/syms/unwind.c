@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "load/maps.h"
 #include "out/esc.h"
 #include "run/msg.h"
 #include "run/opts.h"
@@ -568,8 +569,8 @@ void unwinder__symbolizer(struct unwinder *u, struct usyms *usyms)
 
 static void take_remaps(struct unwinder *u)
 {
-	__u32 keys[UNW_REMAP_ENTRIES], n = 0;
 	unsigned long long now;
+	__u32 *keys, n;
 
 	if (u->remap_fd < 0)
 		return;
@@ -578,9 +579,8 @@ static void take_remaps(struct unwinder *u)
 		return;
 	u->remap_at = now;
 	/* keys first: a deletion restarts a walk */
-	while (n < UNW_REMAP_ENTRIES &&
-	       !bpf_map_get_next_key(u->remap_fd, n ? &keys[n - 1] : NULL, &keys[n]))
-		n++;
+	if (map__keys(u->remap_fd, sizeof(*keys), UNW_REMAP_ENTRIES, (void **)&keys, &n))
+		return;
 	for (__u32 i = 0; i < n; i++) {
 		bpf_map_delete_elem(u->remap_fd, &keys[i]);
 		if (u->usyms)
@@ -590,6 +590,7 @@ static void take_remaps(struct unwinder *u)
 				     keys[i]);
 		unwinder__queue(u, keys[i]);
 	}
+	free(keys);
 }
 
 /*
