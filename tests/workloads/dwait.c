@@ -32,6 +32,8 @@
 
 static int n = 5, delay_ms = 200, linger_ms;
 static unsigned long long lens[MAX_N];
+/* -M: CLOCK_REALTIME just before each blocking write, to compare with a tool's wall clock */
+static unsigned long long starts_rt[MAX_N];
 static int wakers[MAX_N];
 
 static void sleep_ms(int ms)
@@ -102,6 +104,7 @@ static void *waiter(void *arg)
 		unsigned long long t0;
 
 		sem_wait(&go_waiter);
+		starts_rt[i] = wl_realtime_ns();
 		t0 = wl_now_ns();
 		if (write(pfd[1], "w", 1) != 1)	/* blocks on the held pipe mutex */
 			die("waiter write");
@@ -252,7 +255,11 @@ int main(int argc, char **argv)
 		printf(",\"holder_tid\":%d,\"waiter_tid\":%d", holder_tid, waiter_tid);
 	printf(",\"episodes\":[");
 	for (int i = 0; i < n; i++)
-		printf("%s{\"ns\":%llu,\"waker_tid\":%d}", i ? "," : "", lens[i], wakers[i]);
+		if (!strcmp(mode, "mutex"))
+			printf("%s{\"ns\":%llu,\"waker_tid\":%d,\"start_realtime_ns\":%llu}",
+			       i ? "," : "", lens[i], wakers[i], starts_rt[i]);
+		else
+			printf("%s{\"ns\":%llu,\"waker_tid\":%d}", i ? "," : "", lens[i], wakers[i]);
 	printf("]}\n");
 	fflush(stdout);
 	sleep_ms(linger_ms);	/* -l: stay alive for a tool to read our maps */

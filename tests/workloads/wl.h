@@ -64,6 +64,15 @@ static inline unsigned long long wl_now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* The wall clock, for comparing with a tool's timestamps. */
+static inline unsigned long long wl_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /*
  * run_delay (ns waiting on a run queue) of thread tid, from schedstat;
  * with slices, also the times it was put on a CPU (pcount: each one ends
