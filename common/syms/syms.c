@@ -229,6 +229,16 @@ const struct ksym *ksyms__find(const struct ksyms *k, unsigned long addr)
 	return SORTED_LAST_LE(k->syms, k->nr, addr, addr);
 }
 
+const struct ksym *ksyms__find_name(const struct ksyms *k, const char *name)
+{
+	if (!k || k->restricted)
+		return NULL;
+	for (size_t i = 0; i < k->nr; i++)
+		if (!strcmp(k->syms[i].name, name))
+			return &k->syms[i];
+	return NULL;
+}
+
 bool ksyms__restricted(const struct ksyms *k)
 {
 	return k && k->restricted;

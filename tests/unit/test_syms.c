@@ -3,9 +3,9 @@
  * The symbolizer on binaries this test builds (a PIE executable, a shared
  * library, a stripped binary whose debug file is found by build-id or by
  * .gnu_debuglink, JIT code in /tmp/perf-PID.map, the vdso), names that
- * survive the process and its file, kallsyms on canned files, the one
- * sorted-array search (sorted.h), the broken ELF corpus, and the stack
- * printer's folded and multi-line forms.
+ * survive the process and its file, kallsyms on canned files (by address
+ * and by name), the one sorted-array search (sorted.h), the broken
+ * ELF corpus, and the stack printer's folded and multi-line forms.
  * Runs from the top of the tree (tests/run.sh); needs cc, objcopy, strip.
  */
 #include <dirent.h>
@@ -577,6 +577,12 @@ static void test_kallsyms(void **state)
 	assert_string_equal(ksyms__find(k, 0xffffffff81000300)->name, "schedule");
 	assert_string_equal(ksyms__find(k, 0xffffffff81000500)->name, "mod_fn");
 	assert_null(ksyms__find(k, 0xffffffff80000000));
+	/* by name: code only, as by address */
+	assert_int_equal(ksyms__find_name(k, "schedule")->addr, 0xffffffff81000300);
+	assert_int_equal(ksyms__find_name(k, "mod_fn")->addr, 0xffffffff81000400);
+	assert_null(ksyms__find_name(k, "some_data"));
+	assert_null(ksyms__find_name(k, "sched"));
+	assert_null(ksyms__find_name(NULL, "schedule"));
 	ksyms__free(k);
 
 	/* only the symbols naming the addresses asked for */
@@ -607,6 +613,7 @@ static void test_kallsyms(void **state)
 	assert_non_null(k);
 	assert_true(ksyms__restricted(k));
 	assert_null(ksyms__find(k, 0xffffffff81000150));
+	assert_null(ksyms__find_name(k, "schedule"));
 	ksyms__free(k);
 	assert_null(ksyms__load_file("/nonexistent"));
 }
