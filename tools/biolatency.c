@@ -336,8 +336,9 @@ int main(int argc, char **argv)
 	int err;
 
 	msg__init(TOOL);
+	opts__module(&prom__argp);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
-			 OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL | OPTS_SERVE, argc, argv);
+			 OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL, argc, argv);
 	/* hidden, for tests: a shorter age limit than 10 minutes */
 	cfg.max_age_s = BIOLAT_MAX_AGE_S;
 	if (getenv("BPFLITE_BIO_MAX_AGE_S"))

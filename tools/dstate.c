@@ -142,18 +142,6 @@ static struct stack_printer printer;
 static int stacks_fd;
 static struct unwinder *unw;	/* --unwind auto|dwarf: user stacks in its unw_stacks */
 
-static struct ksyms *ksyms(void)
-{
-	if (!printer.ksyms) {
-		printer.ksyms = ksyms__load();
-		if (printer.ksyms && ksyms__restricted(printer.ksyms)) {
-			msg__warn("kernel addresses are hidden (kptr_restrict)");
-			msg__hint("run as root, or: sysctl kernel.kptr_restrict=0");
-		}
-	}
-	return printer.ksyms;
-}
-
 /*
  * A stack id of the BPF side as a struct stack: kernel stacks (u NULL) in
  * the stack map, ips of DSTATE_STACK_DEPTH slots; user stacks in u's
@@ -212,12 +200,13 @@ static const char *reason_of(const struct stack *s, char *buf, size_t len)
 {
 	static struct wchan wchan;
 	static bool loaded;
+	struct ksyms *k = stacks__ksyms(&printer);
 
 	if (!loaded) {	/* at the first report, never at start-up */
-		wchan__load(&wchan, NULL);
+		wchan__load(&wchan, k);
 		loaded = true;
 	}
-	return wchan__reason(&wchan, ksyms(), s, buf, len);
+	return wchan__reason(&wchan, k, s, buf, len);
 }
 
 /* D, killable D, TASK_IDLE, frozen: the letters ps and the tracepoint use. */
@@ -302,7 +291,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	}
 	if (env.timestamp)
 		printf("%-8s ", hms);
-	ksyms();
+	stacks__ksyms(&printer);
 	printf("%-16s %-7u %-7u %-11s %10.3f ms  %s\n", ESC_ARRAY(e->comm), e->tgid,
 	       e->tid, state_name(e->state), ms(e->total_ns), reason);
 	stacks__print_kernel(&printer, stdout, &ks, "    ");
@@ -465,7 +454,7 @@ static void print_folded(FILE *out, const struct dstate_key *k, const struct dst
 	stack_get(NULL, k->kstack_id, kips, &ks);
 	stack_get(unw, k->ustack_id, uips, &us);
 	stack_get(NULL, k->waker_kstack_id, wips, &ws);
-	ksyms();
+	stacks__ksyms(&printer);
 	stacks__fold_name(out, k->comm, strnlen(k->comm, DSTATE_COMM_LEN), "");
 	stacks__fold_user(&printer, out, k->tgid, &us);
 	fputs(";-", out);
@@ -792,9 +781,10 @@ int main(int argc, char **argv)
 
 	msg__init(TOOL);
 	opts__module(&syms__argp);
+	opts__module(&prom__argp);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
 			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL |
-			 OPTS_WINDOW | OPTS_SERVE,
+			 OPTS_WINDOW,
 			 argc, argv);
 
 	skel = TOOL_OPEN(dstate_bpf);

@@ -226,8 +226,9 @@ int main(int argc, char **argv)
 	int err;
 
 	msg__init(TOOL);
+	opts__module(&prom__argp);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
-			 OPTS_PID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL | OPTS_SERVE,
+			 OPTS_PID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_MS | OPTS_INTERVAL,
 			 argc, argv);
 	skel = TOOL_OPEN(runqlat_bpf);
 	if (!skel)

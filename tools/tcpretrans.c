@@ -278,7 +278,8 @@ int main(int argc, char **argv)
 	int err;
 
 	msg__init(TOOL);
-	opts__parse_tool(options, parse_arg, NULL, doc, OPTS_TIMESTAMP | OPTS_SERVE, argc, argv);
+	opts__module(&prom__argp);
+	opts__parse_tool(options, parse_arg, NULL, doc, OPTS_TIMESTAMP, argc, argv);
 	skel = TOOL_OPEN(tcpretrans_bpf);
 	if (!skel)
 		return EXIT_FAIL;

@@ -10,7 +10,6 @@
 #include "load/light.h"
 #include "run/loss.h"
 #include "run/timefmt.h"
-#include "serve/serve.h"
 #include "load/tool.h"
 
 int tool__open_opts(struct bpf_object_open_opts *o)
@@ -253,11 +252,18 @@ struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn,
 	return rb;
 }
 
+static const char *serving_url;
+
+void tool__serving(const char *url)
+{
+	serving_url = url;
+}
+
 void tool__tracing(const char *what)
 {
-	if (serve__spec())
+	if (serving_url)
 		fprintf(stderr, "Tracing %s, serving %s/metrics... Hit Ctrl-C to end.\n", what,
-			serve__url());
+			serving_url);
 	else
 		fprintf(stderr, "Tracing %s... Hit Ctrl-C to end.\n", what);
 }

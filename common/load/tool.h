@@ -92,8 +92,13 @@ int tool__attach_perf_event(const struct bpf_program *prog, int pfd);
  * set) after printing why.
  */
 struct ring_buffer *tool__ringbuf(struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx);
-/* "Tracing <what>... Hit Ctrl-C to end." on stderr. */
+/*
+ * "Tracing <what>... Hit Ctrl-C to end." on stderr; "Tracing <what>,
+ * serving URL/metrics... Hit Ctrl-C to end." once the exporter serves
+ * (prom__serve_start() gives tool__serving() its URL, NULL at its stop).
+ */
 void tool__tracing(const char *what);
+void tool__serving(const char *url);
 /*
  * Begin an interval's NDJSON record on stdout: {"type":"interval",
  * "timestamp":<epoch>,"time":"HH:MM:SS", ...; the caller adds its fields

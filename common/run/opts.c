@@ -12,8 +12,6 @@
 #include "run/msg.h"
 #include "run/opts.h"
 #include "out/window.h"
-#include "serve/prom.h"
-#include "serve/serve.h"
 #include "run/version.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -26,8 +24,6 @@ enum {
 	OPT_BTF = 0x1000,
 	OPT_FORCE_RAW_TP,
 	OPT_FORCE_LIBBPF,
-	OPT_SERVE,
-	OPT_MAX_SERIES,
 	OPT_VERSION = OPTS_KEY_VERSION,
 };
 
@@ -150,19 +146,8 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_FORCE_LIBBPF:
 		env.force_libbpf = true;
 		break;
-	case OPT_SERVE:
-		serve__parse(arg);
-		break;
-	case OPT_MAX_SERIES:
-		prom_max_values = opts__num(arg, "--max-series", 1, 100000);
-		break;
 	case OPT_VERSION:
 		opts__version();
-	case ARGP_KEY_END:
-		if (serve__spec() && (env.json || env.interval || env.duration))
-			msg__usage("--serve runs until a signal and prints nothing: "
-				   "it takes no -j, interval or duration");
-		return ARGP_ERR_UNKNOWN;
 	case ARGP_KEY_ARG:
 		if (opts_mask & OPTS_INTERVAL) {
 			if (env.nr_positional == 0) {
@@ -197,8 +182,6 @@ static struct argp_option all_options[] = {
 	{ "json", 'j', NULL, 0, "Print NDJSON, one object per line", 0 },
 	{ "verbose", 'v', NULL, 0, "Verbose debug output (libbpf, attach choices)", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Use this BTF file for kernels without /sys/kernel/btf/vmlinux", 0 },
-	{ "serve", OPT_SERVE, "[HOST:]PORT", 0, "Serve Prometheus metrics over HTTP on HOST (default 127.0.0.1) and PORT; print nothing", 0 },
-	{ "max-series", OPT_MAX_SERIES, "N", 0, "With --serve: values kept per growing label (default 64), the rest folded into \"other\"", 0 },
 	{ "version", OPT_VERSION, NULL, 0, "Print the version and exit", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 0 },
 	{ "force-raw-tp", OPT_FORCE_RAW_TP, NULL, OPTION_HIDDEN, "Use raw_tp instead of tp_btf", 0 },
@@ -209,12 +192,23 @@ static struct argp_option all_options[] = {
 /* what opts__children() keeps of all_options: at most all of it, and its end */
 static struct argp_option chosen[sizeof(all_options) / sizeof(all_options[0])];
 static struct argp common_argp = { chosen, parse_common, NULL, NULL, NULL, NULL, NULL };
-static struct argp_child children[4];
-static const struct argp *module_argp;
+/* the modules' argps, in the order given */
+#define MAX_MODULES 4
+static const struct argp *modules[MAX_MODULES];
+static int nr_modules;
+/* common, the modules, window and the end */
+static struct argp_child children[1 + MAX_MODULES + 2];
 
 void opts__module(const struct argp *argp)
 {
-	module_argp = argp;
+	for (int i = 0; i < nr_modules; i++)
+		if (modules[i] == argp)
+			return;
+	if (nr_modules == MAX_MODULES) {
+		msg__err("more than %d option modules (opts.c: MAX_MODULES)", MAX_MODULES);
+		exit(EXIT_FAIL);
+	}
+	modules[nr_modules++] = argp;
 }
 
 const struct argp_child *opts__children(unsigned int mask)
@@ -222,7 +216,6 @@ const struct argp_child *opts__children(unsigned int mask)
 	static const struct { int key; unsigned int bit; } bits[] = {
 		{ 'p', OPTS_PID }, { 't', OPTS_TID }, { 'c', OPTS_CGROUP },
 		{ 'T', OPTS_TIMESTAMP }, { 'm', OPTS_MS },
-		{ OPT_SERVE, OPTS_SERVE }, { OPT_MAX_SERIES, OPTS_SERVE },
 	};
 	int n = 0;
 
@@ -240,12 +233,17 @@ const struct argp_child *opts__children(unsigned int mask)
 	children[0].argp = &common_argp;
 	children[0].header = NULL;
 	children[0].group = 0;
-	memset(&children[1], 0, 3 * sizeof(children[1]));
+	memset(&children[1], 0, sizeof(children) - sizeof(children[0]));
 	n = 1;
+	/*
+	 * argp ends the last child first (ARGP_KEY_END), the tool's own parser
+	 * last: window's check (--ring needs --interval) comes before the
+	 * modules' (the exporter's: --serve takes no -j).
+	 */
+	for (int i = 0; i < nr_modules; i++)
+		children[n++].argp = modules[i];
 	if (mask & OPTS_WINDOW)
 		children[n++].argp = &window__argp;
-	if (module_argp)
-		children[n++].argp = module_argp;
 	return children;
 }
 

@@ -22,7 +22,6 @@ enum {
 	OPTS_INTERVAL	= 1 << 5,	/* positional [interval [count]] */
 	OPTS_DURATION	= 1 << 6,	/* positional [duration] */
 	OPTS_WINDOW	= 1 << 7,	/* --interval SECS, --ring N (window.h) */
-	OPTS_SERVE	= 1 << 8,	/* --serve [HOST:]PORT, --max-series N */
 };
 
 struct env {
@@ -50,8 +49,10 @@ extern struct env env;
 void opts__version(void) __attribute__((noreturn));
 
 /*
- * A module's own options (syms__argp's --no-demangle), given before
- * opts__parse_tool(): a tool links only the modules it takes.
+ * A module's own options, given before opts__parse_tool(): syms__argp
+ * (--no-demangle), prom__argp (the exporter's --serve and --max-series).
+ * A tool links only the modules it registers, and offers only their
+ * options. Up to 4 modules; one given twice counts once.
  */
 void opts__module(const struct argp *argp);
 /* The argp child for the options chosen in mask. */

@@ -6,6 +6,8 @@
 #include "run/loop.h"
 #include "run/loss.h"
 #include "run/msg.h"
+#include "run/opts.h"
+#include "load/tool.h"
 #include "serve/prom.h"
 #include "serve/serve.h"
 #include "run/version.h"
@@ -295,6 +297,37 @@ static void ping(struct serve_req *r, void *ctx)
 	serve__defer(r, n * 1000, ping_later, start, free);
 }
 
+enum { OPT_SERVE = 0x4000, OPT_MAX_SERIES };
+
+static error_t parse_prom(int key, char *arg, struct argp_state *state)
+{
+	(void)state;
+	switch (key) {
+	case OPT_SERVE:
+		serve__parse(arg);
+		break;
+	case OPT_MAX_SERIES:
+		prom_max_values = opts__num(arg, "--max-series", 1, 100000);
+		break;
+	case ARGP_KEY_END:
+		if (serve__spec() && (env.json || env.interval || env.duration))
+			msg__usage("--serve runs until a signal and prints nothing: "
+				   "it takes no -j, interval or duration");
+		return ARGP_ERR_UNKNOWN;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_option prom_options[] = {
+	{ "serve", OPT_SERVE, "[HOST:]PORT", 0, "Serve Prometheus metrics over HTTP on HOST (default 127.0.0.1) and PORT; print nothing", 0 },
+	{ "max-series", OPT_MAX_SERIES, "N", 0, "With --serve: values kept per growing label (default 64), the rest folded into \"other\"", 0 },
+	{ 0 },
+};
+
+const struct argp prom__argp = { prom_options, parse_prom, NULL, NULL, NULL, NULL, NULL };
+
 int prom__serve_start(void (*render)(struct sbuf *b, void *ctx), void *ctx,
 		      const struct bpflite_loss *loss)
 {
@@ -309,11 +342,13 @@ int prom__serve_start(void (*render)(struct sbuf *b, void *ctx), void *ctx,
 	serve__route("/metrics", "Prometheus metrics (text format 0.0.4)", metrics, NULL);
 	serve__route("/debug/ping", "?seconds=N: answers \"pong\" after N seconds", ping, NULL);
 	loop__set_wait(serve__wait);
+	tool__serving(serve__url());
 	return 0;
 }
 
 void prom__serve_stop(void)
 {
 	loop__set_wait(NULL);
+	tool__serving(NULL);
 	serve__close();
 }

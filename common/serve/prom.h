@@ -11,6 +11,7 @@
 #ifndef BPFLITE_PROM_H
 #define BPFLITE_PROM_H
 
+#include <argp.h>
 #include <stdbool.h>
 #include <linux/types.h>
 #include "abi/hist_abi.h"
@@ -60,6 +61,13 @@ void prom__zero(struct prom_family *f);
 void prom__render(struct sbuf *b, const struct prom_family *f);
 /* The le string of log2 microsecond slot k (fixed: "0.000002" ... "4294.967296"). */
 const char *prom__le(int k, char *buf, size_t len);
+
+/*
+ * The exporter's options, --serve [HOST:]PORT and --max-series N: a tool
+ * that serves passes this to opts__module() (the others neither offer
+ * them nor link the exporter). --serve takes no -j, interval or duration.
+ */
+extern const struct argp prom__argp;
 
 /*
  * --serve: serve GET /metrics (render(b, ctx), then bpflite_build_info,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "syms/elfsyms.h"
+#include "syms/sorted.h"
 
 /* Bounds on what one file may cost (a hostile file could claim more). */
 #define MAX_SYMS	(4u << 20)
@@ -460,20 +461,13 @@ bool elf_syms__vaddr(const struct elf_syms *e, __u64 off, __u64 *vaddr)
 
 const char *elf_syms__find(const struct elf_syms *e, __u64 vaddr, __u64 *off)
 {
-	size_t lo = 0, hi = e->nr, i, k;
+	const struct elf_sym *nearest = SORTED_LAST_LE(e->syms, e->nr, addr, vaddr);
+	size_t i, k;
 
-	if (!e->nr || vaddr < e->syms[0].addr)
+	if (!nearest)
 		return NULL;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->syms[mid].addr <= vaddr)
-			lo = mid;
-		else
-			hi = mid;
-	}
 	/* the nearest symbol below, or one a few below that still covers it */
-	for (k = 0, i = lo; k < 8; k++, i--) {
+	for (k = 0, i = nearest - e->syms; k < 8; k++, i--) {
 		const struct elf_sym *s = &e->syms[i];
 
 		/* an unsized symbol (assembly) only when it is the nearest one */

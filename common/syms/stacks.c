@@ -22,7 +22,7 @@ bool stacks__is_bpf_frame(const char *name)
 	       !strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12);
 }
 
-static struct ksyms *printer_ksyms(struct stack_printer *p)
+struct ksyms *stacks__ksyms(struct stack_printer *p)
 {
 	static bool hinted;
 
@@ -32,16 +32,22 @@ static struct ksyms *printer_ksyms(struct stack_printer *p)
 		if (!p->ksyms && !hinted)
 			msg__fail(-errno, "read /proc/kallsyms");
 	}
+	/*
+	 * The one word on it for every tool. kallsyms shows addresses to
+	 * CAP_SYSLOG where kptr_restrict is 0 or 1, and to anyone where it
+	 * is 0 and perf_event_paranoid <= 1 (kallsyms_show_value()).
+	 */
 	if (p->ksyms && ksyms__restricted(p->ksyms) && !hinted)
-		msg__hint("kernel addresses read 0 (kptr_restrict): run as root or set "
-			  "kernel.kptr_restrict=0 for kernel frame names");
+		msg__hint("kernel addresses read 0 (kptr_restrict): for kernel frame names run "
+			  "as root with kernel.kptr_restrict=0 or 1, or set it to 0 and "
+			  "kernel.perf_event_paranoid=1");
 	hinted = true;
 	return p->ksyms;
 }
 
 const char *stacks__kernel_name(struct stack_printer *p, __u64 addr, char *buf, size_t len)
 {
-	const struct ksym *s = ksyms__find(printer_ksyms(p), addr);
+	const struct ksym *s = ksyms__find(stacks__ksyms(p), addr);
 
 	if (!s)
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);

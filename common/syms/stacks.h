@@ -48,6 +48,15 @@ struct stack_printer {
 	bool kernel_suffix;		/* "_[k]" after kernel frames in folded form */
 };
 
+/*
+ * p->ksyms, loaded from /proc/kallsyms on the first call when the caller
+ * set none (at report time, never at start-up: kallsyms takes tens of ms).
+ * A failed load, or addresses that all read 0 (kptr_restrict), is said
+ * once per process, with the hint. The printer names kernel frames
+ * through it; a tool that needs kernel symbols of its own asks it too.
+ */
+struct ksyms *stacks__ksyms(struct stack_printer *p);
+
 /* A stack as read from a BPF stack map: addresses, leaf first. */
 struct stack {
 	const __u64 *ips;

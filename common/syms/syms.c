@@ -28,6 +28,7 @@
 #include "out/esc.h"
 #include "run/msg.h"
 #include "syms/safeopen.h"
+#include "syms/sorted.h"
 #include "syms/syms.h"
 
 /* ---- kernel ------------------------------------------------------------ */
@@ -223,20 +224,19 @@ struct ksyms *ksyms__load(void)
 
 const struct ksym *ksyms__find(const struct ksyms *k, unsigned long addr)
 {
-	size_t lo = 0, hi;
-
-	if (!k || k->restricted || !k->nr || addr < k->syms[0].addr)
+	if (!k || k->restricted)
 		return NULL;
-	hi = k->nr;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
+	return SORTED_LAST_LE(k->syms, k->nr, addr, addr);
+}
 
-		if (k->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &k->syms[lo];
+const struct ksym *ksyms__find_name(const struct ksyms *k, const char *name)
+{
+	if (!k || k->restricted)
+		return NULL;
+	for (size_t i = 0; i < k->nr; i++)
+		if (!strcmp(k->syms[i].name, name))
+			return &k->syms[i];
+	return NULL;
 }
 
 bool ksyms__restricted(const struct ksyms *k)
@@ -819,22 +819,12 @@ void usyms__prune(struct usyms *u, bool (*keep)(pid_t tgid, void *ctx), void *ct
 	}
 }
 
+/* The mapping that holds addr: /proc/PID/maps' ranges never overlap. */
 static const struct umap *map_find(const struct uproc *p, __u64 addr)
 {
-	int lo = 0, hi = p->nr - 1;
+	const struct umap *m = SORTED_LAST_LE(p->maps, (size_t)p->nr, start, addr);
 
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		const struct umap *m = &p->maps[mid];
-
-		if (addr < m->start)
-			hi = mid - 1;
-		else if (addr >= m->end)
-			lo = mid + 1;
-		else
-			return m;
-	}
-	return NULL;
+	return m && addr < m->end ? m : NULL;
 }
 
 /* Drop least recently used symbol tables until under the bound. */
@@ -1171,20 +1161,9 @@ static void perf_read(struct usyms *u, struct uproc *p)
 /* The perf-map symbol at addr: the latest entry that covers it. */
 static const struct perfsym *perf_lookup(const struct uproc *p, __u64 addr)
 {
-	size_t lo = 0, hi;
+	const struct perfsym *ps = SORTED_LAST_LE(p->perf, p->nr_perf, start, addr);
 
-	if (!p->nr_perf || addr < p->perf[0].start)
-		return NULL;
-	hi = p->nr_perf;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->perf[mid].start <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return addr - p->perf[lo].start < p->perf[lo].size ? &p->perf[lo] : NULL;
+	return ps && addr - ps->start < ps->size ? ps : NULL;
 }
 
 /* ...read anew when the address is not there and the map has grown:

@@ -4,7 +4,8 @@
  *
  * Kernel: /proc/kallsyms, loaded lazily on the first lookup (never at
  * start-up), sorted, binary search. When every address reads 0
- * (kptr_restrict) ksyms__restricted() says so and the caller prints a hint.
+ * (kptr_restrict) ksyms__restricted() says so and stacks__ksyms()
+ * (stacks.h), the one loader of the tools, prints the hint.
  *
  * User: /proc/PID/maps plus ELF .symtab/.dynsym through libelf; PIE and
  * shared libraries by file offset; separate debug files by build-id or
@@ -43,6 +44,12 @@ struct ksyms *ksyms__load_file(const char *path);	/* same format (tests) */
 struct ksyms *ksyms__load_for(const unsigned long *addrs, size_t n);
 struct ksyms *ksyms__load_file_for(const char *path, const unsigned long *addrs, size_t n);
 const struct ksym *ksyms__find(const struct ksyms *k, unsigned long addr);
+/*
+ * The symbol called name (of several, the lowest), or NULL: not in k
+ * (ksyms__load_for() keeps only the symbols it needs), or restricted.
+ * A scan of the whole table: for a few names once, not per event.
+ */
+const struct ksym *ksyms__find_name(const struct ksyms *k, const char *name);
 bool ksyms__restricted(const struct ksyms *k);
 void ksyms__free(struct ksyms *k);
 /*

@@ -24,6 +24,7 @@
 #include <dwarf.h>
 #include <gelf.h>
 #include <elfutils/libdw.h>
+#include "syms/sorted.h"
 #include "syms/unwind_tables.h"
 
 /* x86_64 DWARF register numbers (System V psABI, figure 3.36) */
@@ -406,24 +407,13 @@ static int frame_starts(Elf *elf, const char *section_name, bool eh, __u64 **out
 			continue;
 		}
 		{
-			int enc = -1;
+			/* the CIEs were met in file order: sorted by offset */
+			__typeof__(cies) cie = SORTED_LAST_LE(cies, ncie, off, e.fde.CIE_pointer);
+			int enc = cie && cie->off == e.fde.CIE_pointer ? cie->enc : -1;
 			unsigned int sz;
 			const uint8_t *p = e.fde.start;
 			__u64 loc = 0;
 
-			/* the CIEs were met in file order: sorted by offset */
-			for (size_t lo = 0, hi = ncie; lo < hi;) {
-				size_t mid = lo + (hi - lo) / 2;
-
-				if (cies[mid].off == e.fde.CIE_pointer) {
-					enc = cies[mid].enc;
-					break;
-				}
-				if (cies[mid].off < e.fde.CIE_pointer)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
 			if (enc < 0 || (enc & 0x70) > 0x10 || !(sz = enc_size(enc)) ||
 			    p + sz > e.fde.end)
 				continue;
@@ -673,17 +663,5 @@ void unw_table__free(struct unw_table *t)
 
 const struct unw_row *unw_table__find(const struct unw_table *t, __u64 pc)
 {
-	unsigned int lo = 0, hi = t->n;
-
-	if (!t->n || pc < t->rows[0].pc)
-		return NULL;
-	while (hi - lo > 1) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (t->rows[mid].pc <= pc)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &t->rows[lo];
+	return SORTED_LAST_LE(t->rows, t->n, pc, pc);
 }

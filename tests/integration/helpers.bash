@@ -17,7 +17,9 @@ scratch() {
 
 # Start a tool in the background: start_tool NAME ARGS...
 # Sets TOOL_PID, TOOL_OUT (stdout file), TOOL_ERR (stderr file); waits
-# until it says it is tracing (it has attached), at most 15 s.
+# until it says it is tracing (it has attached), at most 15 s. A caller's
+# TOOL_RUNNER (an array: a command that execs the rest, such as setpriv)
+# runs the tool under it, TOOL_PID still the tool's.
 start_tool() {
 	local name=$1
 	shift
@@ -28,7 +30,7 @@ start_tool() {
 	# not see the first run's "Hit Ctrl-C" line.
 	: >"$TOOL_OUT"
 	: >"$TOOL_ERR"
-	"$BIN/$name" "$@" >"$TOOL_OUT" 2>"$TOOL_ERR" &
+	"${TOOL_RUNNER[@]}" "$BIN/$name" "$@" >"$TOOL_OUT" 2>"$TOOL_ERR" &
 	TOOL_PID=$!
 	for _ in $(seq 150); do
 		grep -q "Hit Ctrl-C to end" "$TOOL_ERR" 2>/dev/null && return 0

@@ -85,6 +85,26 @@ tagged() {
 	[ "$status" = 0 ]
 }
 
+# Options register per module (opts__module()): a tool that does not offer
+# --serve links neither the HTTP server nor the Prometheus writer.
+@test "lint: a tool links the exporter (common/serve/ serve.o, prom.o) exactly when it offers --serve" {
+	local t offers links bad=""
+	for t in $(make -s -C "$ROOT" --no-print-directory print-tools); do
+		offers=no links=""
+		"$BIN/$t" --help | grep -q -- '--serve' && offers=yes
+		for sym in serve__open prom__render; do
+			nm "$BIN/$t" | awk -v s="$sym" '$2 == "T" && $3 == s { f = 1 } END { exit !f }' &&
+				links="$links $sym"
+		done
+		echo "$t: offers --serve: $offers, links:${links:- nothing of the exporter}"
+		case $offers$links in
+		"yes serve__open prom__render" | no) ;;
+		*) bad="$bad $t" ;;
+		esac
+	done
+	[ -z "$bad" ] || { echo "offers --serve and links the exporter disagree:$bad" >&2; return 1; }
+}
+
 # A tree with common/ in layers, one allowed include of each kind and one
 # of each forbidden kind.
 layered_tree() {

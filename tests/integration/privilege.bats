@@ -13,9 +13,10 @@ setup() {
 }
 
 # As nobody with CAP_BPF and CAP_PERFMON only.
+BPF_USER=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	--inh-caps=-all,+bpf,+perfmon --ambient-caps=-all,+bpf,+perfmon)
 as_bpf_user() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=-all,+bpf,+perfmon --ambient-caps=-all,+bpf,+perfmon "$@"
+	"${BPF_USER[@]}" "$@"
 }
 
 # bats test_tags=smoke
@@ -48,4 +49,31 @@ tiny_btf() {
 		grep -q "invalid CO-RE relocation\|invalid func" "$BATS_TEST_TMPDIR/expect.err"
 		run ! grep -q "BPF is restricted here" "$BATS_TEST_TMPDIR/expect.err"
 	done
+}
+
+# kallsyms shows a user without CAP_SYSLOG zeros (kptr_restrict 1, or 0
+# with perf_event_paranoid above 1), while CAP_PERFMON's stacks hold real
+# addresses: the frames and reasons are addresses, and the tool says why
+# once, in the words every stack tool uses (common/syms/stacks.c).
+@test "privilege: CAP_BPF+CAP_PERFMON where kallsyms reads 0: dstate-lite reasons by address, one hint" {
+	local go
+	local -a TOOL_RUNNER=("${BPF_USER[@]}")
+	[ "$(as_bpf_user head -c 16 /proc/kallsyms)" = 0000000000000000 ] ||
+		skip "kallsyms shows this user addresses here"
+	cd "$BATS_TEST_TMPDIR"
+	go=$(make_go)
+	"$WL/dwait" -V -n 3 -d 50 -g "$go" >/dev/null &
+	WP=$!
+	start_tool dstate-lite -j -m 0 -p "$WP"
+	go "$go"
+	wait "$WP"
+	stop_tool INT
+	cat "$TOOL_ERR"
+	[ "$TOOL_RC" = 0 ]
+	[ "$(grep -c "kptr_restrict" "$TOOL_ERR")" = 1 ]
+	grep -q "^dstate-lite: hint: kernel addresses read 0 (kptr_restrict): for kernel frame names" "$TOOL_ERR"
+	# the vfork parent's three sleeps at least, named by address
+	jq -se --argjson p "$WP" '[.[] | select(.type == "episode" and .tid == $p)] |
+		length >= 3 and all(.reason | test("^0x[0-9a-f]+$")) and
+		all(.kernel_stack | length > 0 and all(test("^0x[0-9a-f]+$")))' "$TOOL_OUT"
 }

@@ -42,6 +42,15 @@ runqlat-lite	2	HOST must be a numeric	--serve example.com:9000
 runqlat-lite	2	in brackets	--serve ::1:9000
 runqlat-lite	2	takes no -j, interval or duration	--serve 0 1
 runqlat-lite	2	takes no -P	--serve 0 -P
+runqlat-lite	2	invalid --max-series: 0 \(must be 1 to 100000\)	--max-series 0
+tcpretrans-lite	2	takes no -j, interval or duration	--serve 0 -j
+strace-lite	2	takes no -j, interval or duration	--serve 0 -j
+offcputime-lite	2	takes no -j, interval or duration	--serve 0 5
+dstate-lite	2	--ring needs --interval	--serve 0 -j --ring 2
+opensnoop-lite	2	unrecognized option	--serve 0
+profile-lite	2	unrecognized option	--serve 0
+profile-lite	2	unrecognized option	--max-series 5
+flamegraph-lite	2	unrecognized option	--serve 0
 biolatency-lite	2	unknown disk 'nosuchdisk'	-d nosuchdisk
 biolatency-lite	2	unknown disk '/dev/\.\./etc'	-d /dev/../etc
 biolatency-lite	2	unknown disk '/etc/passwd'	-d /etc/passwd

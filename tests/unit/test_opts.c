@@ -91,6 +91,54 @@ static void test_bad_usage_exits_2(void **state)
 	assert_int_equal(parse_in_child(ARGS("-T"), ALL), 0);
 }
 
+/* Two modules' own options (opts__module()), as syms__argp and prom__argp. */
+static bool alpha, beta;
+static int nr_ends;
+
+static error_t parse_module(int key, char *arg, struct argp_state *state)
+{
+	(void)arg; (void)state;
+	if (key == 0x5000)
+		alpha = true;
+	else if (key == 0x5001)
+		beta = true;
+	else if (key == ARGP_KEY_END)
+		nr_ends++;
+	else
+		return ARGP_ERR_UNKNOWN;
+	return 0;
+}
+
+static const struct argp_option alpha_options[] = { { "alpha", 0x5000, NULL, 0, "a", 0 }, { 0 } };
+static const struct argp_option beta_options[] = { { "beta", 0x5001, NULL, 0, "b", 0 }, { 0 } };
+static const struct argp alpha_argp = { alpha_options, parse_module, NULL, NULL, NULL, NULL, NULL };
+static const struct argp beta_argp = { beta_options, parse_module, NULL, NULL, NULL, NULL, NULL };
+
+static void modules_fn(void *p)
+{
+	struct pargs *a = p;
+
+	opts__module(&alpha_argp);
+	opts__module(&beta_argp);
+	opts__module(&alpha_argp);	/* twice: once */
+	parse(a->argv, a->argc, a->mask);
+	/* 0: both modules' options parsed, each module ended once */
+	_exit(alpha && beta && nr_ends == 2 ? 0 : 1);
+}
+
+static void test_modules(void **state)
+{
+	struct pargs both = { ARGS("--alpha", "--beta", "-T"), ALL };
+	struct pargs bad = { ARGS("--gamma"), ALL };
+
+	(void)state;
+	/* every module registered offers its options, not only the last one */
+	assert_int_equal(exit_status_of(modules_fn, &both), 0);
+	assert_int_equal(exit_status_of(modules_fn, &bad), 2);
+	/* a module not registered offers nothing (this process registered none) */
+	assert_int_equal(parse_in_child(ARGS("--alpha"), ALL), 2);
+}
+
 static void test_num(void **state)
 {
 	long long out[4];
@@ -108,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad_usage_exits_2),
 		cmocka_unit_test(test_num),
+		cmocka_unit_test(test_modules),
 	};
 
 	msg__init("t");

@@ -3,7 +3,8 @@
  * The symbolizer on binaries this test builds (a PIE executable, a shared
  * library, a stripped binary whose debug file is found by build-id or by
  * .gnu_debuglink, JIT code in /tmp/perf-PID.map, the vdso), names that
- * survive the process and its file, kallsyms on canned files, the broken
+ * survive the process and its file, kallsyms on canned files (by address
+ * and by name), the one sorted-array search (sorted.h), the broken
  * ELF corpus, and the stack printer's folded and multi-line forms.
  * Runs from the top of the tree (tests/run.sh); needs cc, objcopy, strip.
  */
@@ -19,6 +20,7 @@
 #include "unit.h"
 #include "syms/elfsyms.h"
 #include "run/msg.h"
+#include "syms/sorted.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
 
@@ -575,6 +577,12 @@ static void test_kallsyms(void **state)
 	assert_string_equal(ksyms__find(k, 0xffffffff81000300)->name, "schedule");
 	assert_string_equal(ksyms__find(k, 0xffffffff81000500)->name, "mod_fn");
 	assert_null(ksyms__find(k, 0xffffffff80000000));
+	/* by name: code only, as by address */
+	assert_int_equal(ksyms__find_name(k, "schedule")->addr, 0xffffffff81000300);
+	assert_int_equal(ksyms__find_name(k, "mod_fn")->addr, 0xffffffff81000400);
+	assert_null(ksyms__find_name(k, "some_data"));
+	assert_null(ksyms__find_name(k, "sched"));
+	assert_null(ksyms__find_name(NULL, "schedule"));
 	ksyms__free(k);
 
 	/* only the symbols naming the addresses asked for */
@@ -605,8 +613,73 @@ static void test_kallsyms(void **state)
 	assert_non_null(k);
 	assert_true(ksyms__restricted(k));
 	assert_null(ksyms__find(k, 0xffffffff81000150));
+	assert_null(ksyms__find_name(k, "schedule"));
 	ksyms__free(k);
 	assert_null(ksyms__load_file("/nonexistent"));
+}
+
+struct row64 { __u32 tag; __u64 addr; };
+struct row32 { __s16 a; __u16 b; __u32 pc; __u8 kind; };
+
+/* The last index whose key is <= key, or -1: what every caller means. */
+static long last_le_ref(const __u64 *keys, size_t n, __u64 key)
+{
+	long r = -1;
+
+	for (size_t i = 0; i < n && keys[i] <= key; i++)
+		r = i;
+	return r;
+}
+
+/*
+ * sorted.h's one search: empty, below the first, ties (the last of them),
+ * past the last, 32- and 64-bit keys not first in their struct, against a
+ * linear scan on random sorted arrays with runs of equal keys.
+ */
+static void test_sorted(void **state)
+{
+	struct row64 r64[64] = {
+		{ 0, 10 }, { 1, 20 }, { 2, 20 }, { 3, 20 }, { 4, 30 }, { 5, ~0ULL },
+	};
+	struct row32 r32[64];
+	__u64 keys[64];
+
+	(void)state;
+	assert_null(SORTED_LAST_LE((struct row64 *)NULL, 0, addr, 5));
+	assert_null(SORTED_LAST_LE(r64, 0, addr, 100));
+	assert_null(SORTED_LAST_LE(r64, 5, addr, 9));
+	assert_int_equal(SORTED_LAST_LE(r64, 5, addr, 10)->tag, 0);
+	assert_int_equal(SORTED_LAST_LE(r64, 5, addr, 19)->tag, 0);
+	assert_int_equal(SORTED_LAST_LE(r64, 5, addr, 20)->tag, 3);
+	assert_int_equal(SORTED_LAST_LE(r64, 5, addr, 29)->tag, 3);
+	assert_int_equal(SORTED_LAST_LE(r64, 5, addr, ~0ULL)->tag, 4);
+	assert_int_equal(SORTED_LAST_LE(r64, 6, addr, ~0ULL)->tag, 5);
+	assert_int_equal(SORTED_LAST_LE(r64, 6, addr, ~0ULL - 1)->tag, 4);
+	assert_int_equal(SORTED_LAST_LE(r64, 1, addr, 10)->tag, 0);
+
+	srand(7);
+	for (int round = 0; round < 2000; round++) {
+		size_t n = rand() % 64, i;
+		__u64 k = rand() % 4;
+
+		for (i = 0; i < n; i++) {
+			k += rand() % 3 ? rand() % 4 : 0;	/* runs of equal keys */
+			keys[i] = k;
+			r64[i] = (struct row64){ i, k };
+			r32[i] = (struct row32){ -1, 0xffff, k, i };
+		}
+		for (__u64 key = 0; key < k + 3; key++) {
+			long want = last_le_ref(keys, n, key);
+			const struct row64 *a = SORTED_LAST_LE(r64, n, addr, key);
+			const struct row32 *b = SORTED_LAST_LE(r32, n, pc, key);
+
+			assert_int_equal(a ? (long)(a - r64) : -1, want);
+			assert_int_equal(b ? (long)(b - r32) : -1, want);
+		}
+		/* a 64-bit key above every 32-bit field: the last row */
+		assert_int_equal(n ? (long)(SORTED_LAST_LE(r32, n, pc, 1ULL << 32) - r32) : -1,
+				 (long)n - 1);
+	}
 }
 
 /* Every file of the broken-ELF corpus: an error or symbols, no crash. */
@@ -775,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_vdso),
 		cmocka_unit_test(test_memory_bound),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_sorted),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_folded_and_multiline),
 		cmocka_unit_test(test_same_build_id_not_shared),

@@ -4,7 +4,8 @@
  * kallsyms laid out like this kernel's (.sched.text between its markers):
  * a vfork parent, a pipe mutex waiter, the tracer's own frames, a stack of
  * nothing but primitives, missed and empty stacks, and the name list
- * alone when the markers are missing.
+ * alone when the markers are missing or hidden (kptr_restrict). The
+ * markers come from the same ksyms that names the frames.
  */
 #include <errno.h>
 #include <string.h>
@@ -52,7 +53,26 @@ static int setup(void **state)
 		return -1;
 	close(fd);
 	ks = ksyms__load_file(path);
-	return ks && !wchan__load(&w, path) ? 0 : -1;
+	return ks && !wchan__load(&w, ks) ? 0 : -1;
+}
+
+/* wchan__load() on a kallsyms of text; its return, w as it left it. */
+static int load_text(const char *text, struct wchan *wc)
+{
+	char p[] = "/tmp/bpflite-wchan.XXXXXX";
+	int fd = mkstemp(p), err = -1;
+	struct ksyms *k = NULL;
+
+	if (fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text))
+		k = ksyms__load_file(p);
+	if (fd >= 0)
+		close(fd);
+	unlink(p);
+	assert_non_null(k);
+	wc->sched_start = wc->sched_end = 1;
+	err = wchan__load(wc, k);
+	ksyms__free(k);
+	return err;
 }
 
 static int teardown(void **state)
@@ -80,7 +100,33 @@ static void test_markers(void **state)
 	assert_true(wchan__is_primitive(&w, A(0x1700), "some_sched_helper"));
 	assert_false(wchan__is_primitive(&w, A(0x900), "filemap_fault"));
 	assert_true(wchan__is_primitive(&w, A(0x800), "folio_wait_bit_common"));
-	assert_int_equal(wchan__load(&(struct wchan){ 0 }, "/nonexistent"), -ENOENT);
+}
+
+/* Without both markers, or with addresses hidden, the names alone decide. */
+static void test_no_markers(void **state)
+{
+	struct wchan none = { 1, 1 };
+
+	(void)state;
+	assert_int_equal(wchan__load(&none, NULL), -ENOENT);
+	assert_int_equal(none.sched_start, 0);
+	assert_int_equal(none.sched_end, 0);
+	assert_int_equal(load_text("ffffffff81001000 T __sched_text_start\n"
+				   "ffffffff81001100 T schedule\n", &none), -ENOENT);
+	assert_int_equal(none.sched_start, 0);
+	assert_int_equal(none.sched_end, 0);
+	/* kptr_restrict: every address 0 */
+	assert_int_equal(load_text("0000000000000000 T __sched_text_start\n"
+				   "0000000000000000 T schedule\n"
+				   "0000000000000000 T __sched_text_end\n", &none), -ENOENT);
+	assert_int_equal(none.sched_end, 0);
+	/* an end that is not above the start */
+	assert_int_equal(load_text("ffffffff81001800 T __sched_text_start\n"
+				   "ffffffff81001000 T __sched_text_end\n", &none), -ENOENT);
+	assert_int_equal(none.sched_start, 0);
+	assert_int_equal(none.sched_end, 0);
+	assert_true(wchan__is_primitive(&none, A(0x1010), "__schedule"));
+	assert_false(wchan__is_primitive(&none, A(0x1700), "some_sched_helper"));
 }
 
 static void test_vfork_and_mutex(void **state)
@@ -126,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_no_markers),
 		cmocka_unit_test(test_vfork_and_mutex),
 		cmocka_unit_test(test_edges),
 	};

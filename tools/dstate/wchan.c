@@ -2,34 +2,18 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
-#include <string.h>
 #include "dstate/wchan.h"
 
-int wchan__load(struct wchan *w, const char *kallsyms)
+int wchan__load(struct wchan *w, const struct ksyms *k)
 {
-	char line[256], name[128];
-	unsigned long addr;
-	char type;
-	FILE *f;
+	const struct ksym *start = ksyms__find_name(k, "__sched_text_start");
+	const struct ksym *end = ksyms__find_name(k, "__sched_text_end");
 
 	w->sched_start = w->sched_end = 0;
-	f = fopen(kallsyms ? kallsyms : "/proc/kallsyms", "r");
-	if (!f)
-		return -errno;
-	/* a plain scan for two lines: no need to load the whole table */
-	while (fgets(line, sizeof(line), f) && !(w->sched_start && w->sched_end)) {
-		if (!strstr(line, "__sched_text_"))
-			continue;
-		if (sscanf(line, "%lx %c %127s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "__sched_text_start"))
-			w->sched_start = addr;
-		else if (!strcmp(name, "__sched_text_end"))
-			w->sched_end = addr;
-	}
-	fclose(f);
-	if (w->sched_end <= w->sched_start)	/* missing, or zeros (kptr_restrict) */
-		w->sched_start = w->sched_end = 0;
+	if (!start || !end || end->addr <= start->addr)
+		return -ENOENT;
+	w->sched_start = start->addr;
+	w->sched_end = end->addr;
 	return 0;
 }
 

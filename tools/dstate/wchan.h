@@ -22,8 +22,12 @@ struct wchan {
 	unsigned long sched_end;	/* both 0 when unknown */
 };
 
-/* Read the .sched.text bounds from a kallsyms file (NULL: /proc/kallsyms). 0 or -errno. */
-int wchan__load(struct wchan *w, const char *kallsyms);
+/*
+ * The .sched.text bounds from k's markers. 0, or -ENOENT: k is NULL or
+ * restricted (kptr_restrict), or has no markers; both bounds are then 0
+ * and names alone tell the primitives.
+ */
+int wchan__load(struct wchan *w, const struct ksyms *k);
 /* Is this kernel frame the scheduler or a sleeping primitive? */
 bool wchan__is_primitive(const struct wchan *w, __u64 addr, const char *name);
 /*

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <strings.h>
+#include "serve/prom.h"
 #include "serve/serve.h"
 #include "strace/decode/syscalls.h"
 #include "strace_lite.h"
@@ -415,6 +416,7 @@ void strace__parse_opts(int argc, char **argv)
 {
 	/* stop at the command: its options are its own */
 	setenv("POSIXLY_CORRECT", "1", 1);
-	opts__parse_tool(options, parse_arg, "[COMMAND [ARG...]]", doc, OPTS_SERVE, argc, argv);
+	opts__module(&prom__argp);
+	opts__parse_tool(options, parse_arg, "[COMMAND [ARG...]]", doc, 0, argc, argv);
 	unsetenv("POSIXLY_CORRECT");
 }
