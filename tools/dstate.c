@@ -782,9 +782,9 @@ int main(int argc, char **argv)
 	msg__init(TOOL);
 	opts__module(&syms__argp);
 	opts__module(&prom__argp);
+	opts__module(&window__argp);
 	opts__parse_tool(options, parse_arg, "[interval [count]]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL |
-			 OPTS_WINDOW,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_TIMESTAMP | OPTS_INTERVAL,
 			 argc, argv);
 
 	skel = TOOL_OPEN(dstate_bpf);

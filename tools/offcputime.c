@@ -454,8 +454,9 @@ int main(int argc, char **argv)
 	msg__init(TOOL);
 	opts__module(&syms__argp);
 	opts__module(&prom__argp);
+	opts__module(&window__argp);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
-			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION | OPTS_WINDOW,
+			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
 			 argc, argv);
 	/* early: a Ctrl-C during start-up still ends the run cleanly */
 	loop__signals();

@@ -3,7 +3,7 @@
  * Time windows and the flight recorder, shared by the aggregating stack
  * tools (offcputime-lite, dstate-lite, profile-lite).
  *
- * Options: a tool that passes OPTS_WINDOW to opts__parse_tool() offers
+ * Options: a tool that registers window__argp (opts__module()) offers
  *   --interval SECS  one aggregate per window of SECS seconds (decimals
  *                    allowed, at least 0.1), each stamped with its
  *                    wall-clock start and end;
@@ -65,7 +65,7 @@ struct window_opts {
 };
 
 extern struct window_opts window_opts;
-/* The argp child behind OPTS_WINDOW. */
+/* The module's options, for opts__module(): after prom__argp. */
 extern const struct argp window__argp;
 
 typedef int (*window_report_fn)(void *ctx, FILE *out);

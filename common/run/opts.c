@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include "run/msg.h"
 #include "run/opts.h"
-#include "out/window.h"
 #include "run/version.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -196,8 +195,8 @@ static struct argp common_argp = { chosen, parse_common, NULL, NULL, NULL, NULL,
 #define MAX_MODULES 4
 static const struct argp *modules[MAX_MODULES];
 static int nr_modules;
-/* common, the modules, window and the end */
-static struct argp_child children[1 + MAX_MODULES + 2];
+/* common, the modules and the end */
+static struct argp_child children[1 + MAX_MODULES + 1];
 
 void opts__module(const struct argp *argp)
 {
@@ -237,13 +236,12 @@ const struct argp_child *opts__children(unsigned int mask)
 	n = 1;
 	/*
 	 * argp ends the last child first (ARGP_KEY_END), the tool's own parser
-	 * last: window's check (--ring needs --interval) comes before the
-	 * modules' (the exporter's: --serve takes no -j).
+	 * last: a module registered later checks its options before one
+	 * registered earlier (window's "--ring needs --interval" before the
+	 * exporter's "--serve takes no -j").
 	 */
 	for (int i = 0; i < nr_modules; i++)
 		children[n++].argp = modules[i];
-	if (mask & OPTS_WINDOW)
-		children[n++].argp = &window__argp;
 	return children;
 }
 

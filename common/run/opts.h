@@ -21,7 +21,6 @@ enum {
 	OPTS_MS		= 1 << 4,	/* -m milliseconds */
 	OPTS_INTERVAL	= 1 << 5,	/* positional [interval [count]] */
 	OPTS_DURATION	= 1 << 6,	/* positional [duration] */
-	OPTS_WINDOW	= 1 << 7,	/* --interval SECS, --ring N (window.h) */
 };
 
 struct env {
@@ -50,9 +49,11 @@ void opts__version(void) __attribute__((noreturn));
 
 /*
  * A module's own options, given before opts__parse_tool(): syms__argp
- * (--no-demangle), prom__argp (the exporter's --serve and --max-series).
- * A tool links only the modules it registers, and offers only their
- * options. Up to 4 modules; one given twice counts once.
+ * (--no-demangle), prom__argp (the exporter's --serve and --max-series),
+ * window__argp (--interval, --ring). A tool links only the modules it
+ * registers, and offers only their options. Up to 4 modules; one given
+ * twice counts once. A module registered later checks its options first
+ * (argp ends its children last to first): window after prom.
  */
 void opts__module(const struct argp *argp);
 /* The argp child for the options chosen in mask. */
