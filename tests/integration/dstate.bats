@@ -311,7 +311,10 @@ check_mutex() {
 	assert_between "stuck ms growth" "$(awk -v a="$first" -v b="$last" 'BEGIN{print b-a}')" 900 2700
 	# once it ran again it is no longer listed: the last record has no tasks
 	[ "$(jq -s '[.[] | select(.type=="stuck")] | last | .tasks | length' "$TOOL_OUT")" = 0 ]
-	# and the summary has the ended episode
+	# and the summary has the ended episode (on failure: every episode and
+	# reason the tool reported, to tell a second sleep from a lost one)
+	jq -c 'select(.type == "episode") | del(.kernel_stack, .waker_kernel_stack)' "$TOOL_OUT"
+	jq -c 'select(.type == "interval") | .reasons' "$TOOL_OUT"
 	jq -se '[.[] | select(.type=="interval") | .reasons[] | select(.reason | test("pipe_write")) | .count] | add == 1' "$TOOL_OUT"
 }
 

@@ -332,9 +332,11 @@ check_data_run() {
 	sleep 0.3
 	stop_tool INT
 	cat "$TOOL_OUT"
+	cat "$TOOL_ERR"
 	cat "$BATS_TEST_TMPDIR/cli.json"
 	lport=$(jq .lport "$BATS_TEST_TMPDIR/cli.json")
 	echo "A +$((a1 - a0)) B +$((b1 - b0))"
+	[ "$TOOL_RC" = 0 ]
 	# A: the SYN retransmitted, in SYN_SENT
 	[ $((a1 - a0)) -ge 1 ]
 	# A's SYNs leave A (the drop is in A's input): all that A sent
