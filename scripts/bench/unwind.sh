@@ -74,7 +74,7 @@ attached $p "$D/all.err" && sleep 0.5
 mem_all=$(($(maps_memlock_bytes $p) / 1024))
 kill -INT $p; wait $p 2>/dev/null
 all=$(sed -n 's/.*unwind: \([0-9]*\) tables, \([0-9]*\) of \([0-9]*\) rows in BPF (\([0-9]*\) KiB of \([0-9]*\) KiB).*built in \([0-9]*\) ms/\1 tables, \2 rows, \4 KiB used of \5 KiB, built in \6 ms/p' "$D/all.err")
-nproc_all=$(ls -d /proc/[0-9]* | wc -l)
+nproc_all=$(ls -d /proc/[0-9]* 2>/dev/null | wc -l)
 
 echo "BPF ns per sample of profile-lite -U -F 999 (bpf_stats): ns, samples, frames per stack"
 printf "%-34s %16s %16s\n" workload "frame pointers" "tables"
