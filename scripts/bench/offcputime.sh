@@ -13,7 +13,9 @@
 #     round trip: the BPF programs run in the switching tasks' context, and
 #     CPU time is less disturbed than wall time on a shared machine. Rounds
 #     are interleaved; each figure is the median of ROUNDS runs. The
-#     kernel's ns per run of sched_switch (bpf_stats) beside it.
+#     kernel's ns per run of sched_switch (bpf_stats) beside it; the
+#     same under offcputime-lite --unwind dwarf (user stacks by tables:
+#     the workload has frame pointers, so both walk the same frames).
 . scripts/bench/lib.sh
 N=${BENCH_ROUND_TRIPS:-200000}
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -62,16 +64,21 @@ wait $p 2>/dev/null
 stacks=$(wc -l <"$D/folded")
 report_ms=$(((t1 - t0) / 1000000))
 
-: >"$D/base"; : >"$D/lite"; : >"$D/bt"; : >"$D/floor"
+: >"$D/base"; : >"$D/lite"; : >"$D/dw"; : >"$D/bt"; : >"$D/floor"
 for _ in $(seq "$ROUNDS"); do
 	pp >>"$D/base"
 	under_stats "$D/floor.s" pp $FLOOR switch >>"$D/floor"
 	under_stats "$D/lite.s" pp "$BIN/offcputime-lite" -f >>"$D/lite"
+	under_stats "$D/dw.s" pp "$BIN/offcputime-lite" -f --unwind dwarf >>"$D/dw"
 	under pp bpftrace "$D/offcpu.bt" >>"$D/bt"
 done
-b=$(median <"$D/base"); l=$(median <"$D/lite"); t=$(median <"$D/bt"); f=$(median <"$D/floor")
+b=$(median <"$D/base"); l=$(median <"$D/lite"); w=$(median <"$D/dw")
+t=$(median <"$D/bt"); f=$(median <"$D/floor")
 overhead offcputime-lite pingpong-trip-cpu "$b" "$l" "$f" "$t"
+overhead "offcputime --unwind" pingpong-trip-cpu "$b" "$w" "$f" "$t"
 perprog offcputime-lite sched_switch "$(awk '$1 ~ /^sched_switch_/ {print $2}' "$D/lite.s")" \
+	"$(awk '$1 ~ /^sched_switch_/ {print $2}' "$D/floor.s")"
+perprog "offcputime --unwind" "sched_switch (tables)" "$(awk '$1 ~ /^sched_switch_/ {print $2}' "$D/dw.s")" \
 	"$(awk '$1 ~ /^sched_switch_/ {print $2}' "$D/floor.s")"
 
 printf "%-44s %12s\n" "report of $stacks distinct stacks: time" "${report_ms} ms"
@@ -80,4 +87,5 @@ printf "%-44s %12s %8s\n" "ping-pong ($N round trips, CPU time)" "ns/trip" "rati
 printf "%-44s %12.0f %8s\n" "  no tool" "$b" "1.00"
 printf "%-44s %12.0f %8s\n" "  floor (empty programs)" "$f" "$(ratio "$f" "$b")"
 printf "%-44s %12.0f %8s\n" "  offcputime-lite (whole system)" "$l" "$(ratio "$l" "$b")"
+printf "%-44s %12.0f %8s\n" "  offcputime-lite --unwind dwarf (tables)" "$w" "$(ratio "$w" "$b")"
 printf "%-44s %12.0f %8s\n" "  bpftrace (same maps and stacks)" "$t" "$(ratio "$t" "$b")"

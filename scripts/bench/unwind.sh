@@ -4,7 +4,8 @@
 # -F 999 at the same depth (tests/workloads/profwl, built with frame
 # pointers, where both walks find the same frames), and on Debian's xz
 # (no frame pointers: tables only); start-up with the tables built; the
-# tables' kernel memory for a python3.11 process.
+# tables' kernel memory for a python3.11 process and for the whole machine
+# (offcputime-lite --unwind dwarf with no -p: every process's tables).
 . scripts/bench/lib.sh
 SECS=${BENCH_SECS:-3}
 D=$(mktemp -d)
@@ -66,11 +67,21 @@ if command -v python3.11 >/dev/null; then
 	kill -INT $p; wait $p 2>/dev/null
 fi
 
+# the whole machine: every running process's tables, as offcputime-lite builds them
+"$BIN/offcputime-lite" -v -f --unwind dwarf >/dev/null 2>"$D/all.err" &
+p=$!
+attached $p "$D/all.err" && sleep 0.5
+mem_all=$(($(maps_memlock_bytes $p) / 1024))
+kill -INT $p; wait $p 2>/dev/null
+all=$(sed -n 's/.*unwind: \([0-9]*\) tables, \([0-9]*\) of \([0-9]*\) rows in BPF (\([0-9]*\) KiB of \([0-9]*\) KiB).*built in \([0-9]*\) ms/\1 tables, \2 rows, \4 KiB used of \5 KiB, built in \6 ms/p' "$D/all.err")
+nproc_all=$(ls -d /proc/[0-9]* 2>/dev/null | wc -l)
+
 echo "BPF ns per sample of profile-lite -U -F 999 (bpf_stats): ns, samples, frames per stack"
 printf "%-34s %16s %16s\n" workload "frame pointers" "tables"
 printf "%-34s %16s %16s\n" "profwl (frame pointers, static)" "$(echo "$fp" | awk '{print $1 " (" $3 ")"}')" "$(echo "$dw" | awk '{print $1 " (" $3 ")"}')"
 [ -n "$XZ" ] && printf "%-34s %16s %16s\n" "Debian's xz (no frame pointers)" "$(echo "$xzfp" | awk '{print $1 " (" $3 ")"}')" "$(echo "$xzdw" | awk '{print $1 " (" $3 ")"}')"
 [ -n "$XZ" ] && echo "start-up, exec to attached (median of 7), -p xz: fp ${su_fp} ms, tables ${su_dw} ms"
 [ -n "$PY" ] && echo "python3.11: ${py_mem}; the tool's maps: ${mem_dw} KiB with tables, ${mem_fp} KiB by frame pointers"
+echo "whole machine ($nproc_all processes), offcputime-lite --unwind dwarf: ${all:--}; its maps: ${mem_all} KiB"
 perprog profile-lite "sample (fp, profwl)" "$(echo "$fp" | awk '{print $1}')" -
 perprog profile-lite "sample (tables, profwl)" "$(echo "$dw" | awk '{print $1}')" -
