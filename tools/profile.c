@@ -6,6 +6,8 @@
  * process. With --off-cpu, offcputime-lite's BPF object runs alongside
  * and the report merges both into one folded stream of microseconds,
  * rooted at "[on-cpu]" or "[off-cpu]": where the wall-clock time went.
+ * With --unwind auto|dwarf both walk one unwinder's tables into its one
+ * stack storage.
  */
 #include <errno.h>
 #include <limits.h>
@@ -90,7 +92,7 @@ static const struct argp_option options[] = {
 	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "Also off-CPU time: one folded stream of microseconds, rooted at [on-cpu] or [off-cpu]", 0 },
 	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
 	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
-	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers. Not with --off-cpu yet", 0 },
+	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
 	{ 0 },
 };
 
@@ -150,9 +152,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("-F and --count are mutually exclusive");
 		if (cfg.period)
 			cfg.freq = 0;
-		if (cfg.unwind != UNW_MODE_FP && cfg.off_cpu)
-			msg__usage("--unwind %s does not combine with --off-cpu yet",
-				   cfg.unwind == UNW_MODE_AUTO ? "auto" : "dwarf");
 		if (cfg.cpu >= libbpf_num_possible_cpus())
 			msg__usage("no CPU %d (this machine has %d)", cfg.cpu,
 				   libbpf_num_possible_cpus());
@@ -168,7 +167,7 @@ struct run {
 	struct offcputime_bpf *off;	/* --off-cpu */
 	struct offcpu_collect c;
 	struct usyms *usyms;
-	struct unwinder *unw;	/* --unwind auto|dwarf: stacks in its unw_stacks */
+	struct unwinder *unw;	/* --unwind auto|dwarf: both objects' stacks in its unw_stacks */
 	struct unw_procsnap ps;	/* the ring buffer's callback's */
 	int *pfds;		/* the perf events, one per CPU sampled */
 	int nr_pfds;
@@ -338,7 +337,7 @@ static struct ksyms *load_ksyms(struct run *r, const struct entry *e, __u32 n)
 		for (i = 0; i < n; i++)
 			if (e[i].off == off && e[i].kern_stack_id >= 0)
 				ids[nids++] = e[i].kern_stack_id;
-		unwinder__stack_addrs(off ? NULL : r->unw, stack_fd(r, off), ids, nids, cfg.depth, &a);
+		unwinder__stack_addrs(r->unw, stack_fd(r, off), ids, nids, cfg.depth, &a);
 	}
 	free(ids);
 	k = ksyms__load_for(a.v, a.n);
@@ -378,18 +377,17 @@ static int report(void *ctx, FILE *out)
 		p.ksyms = load_ksyms(r, e, n);
 
 	for (i = 0; i < n; i++) {
+		/* by frame pointers each object's in its stack map, by tables both in unw's */
 		int fd = stack_fd(r, e[i].off);
-		/* --off-cpu's stacks are offcputime's object's, walked by frame pointers */
-		struct unwinder *unw = e[i].off ? NULL : r->unw;
 		struct stack ks, us, *kp = NULL, *up = NULL;
 		struct json j;
 
 		if (!cfg.user_stacks_only) {
-			unwinder__stack(unw, fd, e[i].kern_stack_id, kips, cfg.depth, &ks);
+			unwinder__stack(r->unw, fd, e[i].kern_stack_id, kips, cfg.depth, &ks);
 			kp = &ks;
 		}
 		if (!cfg.kernel_stacks_only) {
-			unwinder__stack(unw, fd, e[i].user_stack_id, uips, cfg.depth, &us);
+			unwinder__stack(r->unw, fd, e[i].user_stack_id, uips, cfg.depth, &us);
 			up = &us;
 		}
 		if (env.json) {
@@ -439,10 +437,14 @@ static const char *what(void)
 	return buf;
 }
 
-/* --off-cpu: offcputime-lite's BPF object, configured as that tool's defaults. */
+/*
+ * --off-cpu: offcputime-lite's BPF object, configured as that tool's
+ * defaults; with tables, profile's unwinder's (loaded by libbpf's skeleton).
+ */
 static int open_off_cpu(struct run *r)
 {
 	struct offcputime_bpf *o = TOOL_OPEN(offcputime_bpf);
+	int err;
 
 	if (!o)
 		return -EINVAL;
@@ -454,15 +456,23 @@ static int open_off_cpu(struct run *r)
 	bpf_map__set_value_size(o->maps.stacks, cfg.depth * sizeof(__u64));
 	bpf_map__set_max_entries(o->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
 				 cfg.storage : OFFCPU_STACK_STORAGE);
+	/* the mode chosen for the sampling program holds: sched_switch's get the same helpers */
+	err = unwinder__share(r->unw, UNW_BPF_MAPS(o));
+	if (err)
+		return err;
 	tool__task_storage(o->obj, o->maps.start_task, o->maps.start);
 	return tool__load_attach(o->skeleton);
 }
 
-/* --unwind auto|dwarf, before load: the tables of -p's process built, the maps sized. */
+/*
+ * --unwind auto|dwarf, before load: the tables of -p's process built, the
+ * maps sized; with --off-cpu the storage holds both objects' stacks.
+ */
 static int open_unwinder(struct run *r)
 {
+	unsigned int n = cfg.storage_set ? cfg.storage : UNW_STACKS_DEFAULT;
 	struct unw_start s = { cfg.kernel_stacks_only ? UNW_MODE_FP : cfg.unwind,
-			       BPF_PROG_TYPE_PERF_EVENT, cfg.storage_set ? cfg.storage : 0,
+			       BPF_PROG_TYPE_PERF_EVENT, cfg.off_cpu ? 2 * n : n,
 			       &cfg.depth, cfg.depth_set };
 
 	cfg.unwind = unwinder__start(&s, UNW_BPF_MAPS(r->skel), &r->unw);
@@ -548,8 +558,8 @@ int main(int argc, char **argv)
 			goto out;
 		offcpu__init(&r.c, bpf_map__fd(r.off->maps.info), &r.off->bss->info_added,
 			     bpf_map__max_entries(r.off->maps.info), r.usyms);
-		err = ring_buffer__add(rb, bpf_map__fd(r.off->maps.procsnap_events), procsnap__event,
-				       r.usyms);
+		err = ring_buffer__add(rb, bpf_map__fd(r.off->maps.procsnap_events),
+				       unwinder__procsnap_event, &r.ps);
 		if (err) {
 			msg__fail(err, "create ring buffer");
 			goto out;
@@ -577,15 +587,17 @@ int main(int argc, char **argv)
 		err = windows__finish(r.windows);
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
+		struct unw_counts c = r.skel->bss->unw_counts;
 
 		if (r.off && r.off->bss) {
 			l.events += r.off->bss->loss.events;
 			l.stacks += r.off->bss->loss.stacks;
 			l.map_full += r.off->bss->loss.map_full + r.c.fold_lost;
+			unwinder__add_counts(&c, &r.off->bss->unw_counts);
 		}
 		loss__report(&l, env.json);
 		if (r.unw && env.verbose)
-			unwinder__report(r.unw, &r.skel->bss->unw_counts);
+			unwinder__report(r.unw, &c);
 	}
 out:
 	detach_perf(&r);

@@ -23,8 +23,23 @@ void tool__open_failed(int err)
 	msg__hint_for(err);
 }
 
-/* Why the libbpf skeleton loads, or NULL when the light loader may try. */
-static const char *libbpf_reason(void)
+/*
+ * Whether a map of obj was given another object's map before load
+ * (bpf_map__reuse_fd(): profile-lite --off-cpu's unwinding tables): the
+ * light loader's loader creates every map of the object itself.
+ */
+static bool shares_maps(const struct bpf_object *obj)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj)
+		if (bpf_map__fd(m) >= 0)
+			return true;
+	return false;
+}
+
+/* Why the libbpf skeleton loads obj, or NULL when the light loader may try. */
+static const char *libbpf_reason(const struct bpf_object *obj)
 {
 	if (env.force_libbpf || attach__env("BPFLITE_FORCE_LIBBPF"))
 		return "forced";
@@ -32,6 +47,8 @@ static const char *libbpf_reason(void)
 		return "--btf FILE: the kernel cannot relocate against it";
 	if (!attach__kernel_btf())
 		return "no kernel BTF";
+	if (shares_maps(obj))
+		return "maps shared with another object";
 	return NULL;
 }
 
@@ -149,7 +166,7 @@ int tool__load_attach(struct bpf_object_skeleton *s)
 
 int tool__load_attach_then(struct bpf_object_skeleton *s, int (*loaded)(void *arg), void *arg)
 {
-	const char *why = libbpf_reason(), *state;
+	const char *why = libbpf_reason(*s->obj), *state;
 	bool all_raw;
 	int err;
 

@@ -429,6 +429,42 @@ void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m)
 		unwinder__add_pid(u, u->pid);
 }
 
+int unwinder__share(struct unwinder *u, const struct unw_bpf_maps *m)
+{
+	struct { struct bpf_map *map; int fd; } maps[] = {
+		{ m->rows, u ? u->rows_fd : -1 }, { m->maps, u ? u->maps_fd : -1 },
+		{ m->procs, u ? u->procs_fd : -1 }, { m->stacks, u ? u->stacks_fd : -1 },
+		{ m->remap, u ? u->remap_fd : -1 },
+	};
+	int err;
+
+	if (!u)
+		return 0;
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		err = maps[i].fd < 0 ? -EBADF : bpf_map__reuse_fd(maps[i].map, maps[i].fd);
+		if (err) {
+			msg__fail(err, "share the unwinding maps (%s)", bpf_map__name(maps[i].map));
+			return err;
+		}
+	}
+	*m->tables = true;
+	*m->nrows = u->rows_cap;
+	if (m->fp_stacks)
+		bpf_map__set_max_entries(m->fp_stacks, 1);
+	msg__verbose("unwind: a second BPF object walks by the same tables into the same stack storage");
+	return 0;
+}
+
+void unwinder__add_counts(struct unw_counts *sum, const struct unw_counts *c)
+{
+	__u64 *s = (__u64 *)sum;
+	const __u64 *v = (const __u64 *)c;
+
+	_Static_assert(sizeof(*c) % sizeof(__u64) == 0, "struct unw_counts: counters of 64 bits");
+	for (size_t i = 0; i < sizeof(*c) / sizeof(__u64); i++)
+		s[i] += v[i];
+}
+
 /*
  * Slots of processes that have exited, taken back: their unw_procs entry
  * goes (a new process reusing the tgid is added again when BPF first sees

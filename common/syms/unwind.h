@@ -69,6 +69,19 @@ enum unw_mode unwinder__start(const struct unw_start *s, const struct unw_bpf_ma
 			      struct unwinder **u);
 /* After load (u may be NULL): the maps' fds, and -p/-t's process's list pushed. */
 void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m);
+/*
+ * Before the load of a second object that walks the same processes
+ * (profile-lite --off-cpu: offcputime's beside profile's), after
+ * unwinder__attach() of the first: its maps of unwind.bpf.h are made u's
+ * (bpf_map__reuse_fd()), so the tables are built and held once, its
+ * stacks go to u's storage (read back by unwinder__stack()) and its
+ * requests for new lists reach u; its settings are u's. Such an object is
+ * loaded by libbpf's skeleton (the light loader creates every map
+ * itself). u NULL (frame pointers): nothing. 0 or -errno, said.
+ */
+int unwinder__share(struct unwinder *u, const struct unw_bpf_maps *m);
+/* c added into sum: the counters of the objects that share one unwinder */
+void unwinder__add_counts(struct unw_counts *sum, const struct unw_counts *c);
 void unwinder__free(struct unwinder *u);
 /* Push pid's mappings (and any table not yet pushed). 0 or -errno. */
 int unwinder__add_pid(struct unwinder *u, pid_t pid);

@@ -26,7 +26,8 @@ teardown() {
 	[ -z "$GZPID" ] || kill "$GZPID" 2>/dev/null || true
 	[ -z "$DDPID" ] || kill "$DDPID" 2>/dev/null || true
 	[ -z "$WLPID" ] || kill "$WLPID" 2>/dev/null || true
-	cleanup_test
+	# a tool left running by a test that failed half-way is stopped too
+	cleanup_cgroup
 }
 
 # Debian's xz compressing random data: all its time under lzma_code.
@@ -34,7 +35,11 @@ start_xz() {
 	command -v xz >/dev/null || skip "xz (xz-utils) not installed"
 	xz -9 -T1 </dev/urandom >/dev/null &
 	XZPID=$!
-	# its threads and mappings in place before a tool reads them
+	wait_lzma
+}
+
+# wait_lzma: XZPID's threads and mappings in place before a tool reads them.
+wait_lzma() {
 	for _ in $(seq 50); do
 		grep -q liblzma "/proc/$XZPID/maps" 2>/dev/null && return 0
 		sleep 0.1
@@ -43,23 +48,38 @@ start_xz() {
 	return 1
 }
 
+# stack_sum FILE SELECT FIELD FRAME...: the sum of FIELD (samples,
+# total_us) over the stack records in FILE (--json) that the jq condition
+# SELECT keeps and whose user stack holds every FRAME.
+stack_sum() {
+	local f=$1 sel=$2 field=$3
+	shift 3
+	jq -s --arg field "$field" --argjson want "$(jq -cn '$ARGS.positional' --args "$@")" "
+		[.[] | select(.type == \"stack\") | select($sel) |
+		 select(. as \$r | \$want | all(. as \$f | (\$r.user_stack // []) | index(\$f))) |
+		 .[\$field]] | add // 0" "$f"
+}
+
+# stack_share FILE SELECT FIELD FRAME...: that sum's share of FIELD's sum
+# over all the records SELECT keeps (0 when there are none).
+stack_share() {
+	local hit all
+	hit=$(stack_sum "$@")
+	all=$(stack_sum "$1" "$2" "$3")
+	awk -v a="$hit" -v b="$all" 'BEGIN { print b ? a / b : 0 }'
+}
+
 # share_json FILE PID FRAME...: the share of PID's samples in FILE (--json)
 # whose user stack holds every FRAME.
 share_json() {
 	local f=$1 p=$2
 	shift 2
-	jq -s --argjson p "$p" --argjson want "$(jq -cn '$ARGS.positional' --args "$@")" '
-		[.[] | select(.type == "stack" and .pid == $p)] as $s |
-		($s | map(.samples) | add // 0) as $all |
-		($s | map(select(. as $r | $want | all(. as $f | ($r.user_stack // []) | index($f))))
-		    | map(.samples) | add // 0) as $hit |
-		if $all == 0 then 0 else $hit / $all end' "$f"
+	stack_share "$f" ".pid == $p" samples "$@"
 }
 
 # samples_json FILE PID: PID's samples in FILE.
 samples_json() {
-	jq -s --argjson p "$2" '[.[] | select(.type == "stack" and .pid == $p) | .samples] |
-		add // 0' "$1"
+	stack_sum "$1" ".pid == $2" samples
 }
 
 # samples_with FILE PID FRAME...: PID's samples in FILE (--json) whose
@@ -67,10 +87,7 @@ samples_json() {
 samples_with() {
 	local f=$1 p=$2
 	shift 2
-	jq -s --argjson p "$p" --argjson want "$(jq -cn '$ARGS.positional' --args "$@")" '
-		[.[] | select(.type == "stack" and .pid == $p) |
-		 select(. as $r | $want | all(. as $f | ($r.user_stack // []) | index($f))) |
-		 .samples] | add // 0' "$f"
+	stack_sum "$f" ".pid == $p" samples "$@"
 }
 
 # complete_after FRAME ALL FULL COUNTED: of ALL samples through FRAME, FULL
@@ -176,12 +193,7 @@ offcpu_gzip() {
 
 # offcpu_share FRAME...: the share of GZPID's off-CPU time whose user stack holds every FRAME.
 offcpu_share() {
-	jq -s --argjson p "$GZPID" --argjson want "$(jq -cn '$ARGS.positional' --args "$@")" '
-		[.[] | select(.type == "stack" and .pid == $p)] as $s |
-		($s | map(.total_us) | add // 0) as $all |
-		($s | map(select(. as $r | $want | all(. as $f | ($r.user_stack // []) | index($f))))
-		    | map(.total_us) | add // 0) as $hit |
-		if $all == 0 then 0 else $hit / $all end' "$TOOL_OUT"
+	stack_share "$TOOL_OUT" ".pid == $GZPID" total_us "$@"
 }
 
 # offcpu_incomplete: GZPID's stacks that do not reach __libc_start_call_main (for a failure's log).
@@ -226,6 +238,93 @@ offcpu_incomplete() {
 	echo "$output" | head -40
 	[[ $output == *__libc_start_call_main* ]]
 	[[ $output == *pipe_read* ]]
+}
+
+# xz_bursts: Debian's xz (no frame pointers) compressing random data that
+# a writer sends through a FIFO, 256 KiB every 0.3 s: it computes, then
+# blocks reading until the next burst; leaves XZPID and WRPID.
+xz_bursts() {
+	command -v xz >/dev/null || skip "xz (xz-utils) not installed"
+	local fifo=$BATS_TEST_TMPDIR/xz.fifo
+	mkfifo "$fifo"
+	xz -T1 <"$fifo" >/dev/null &
+	XZPID=$!
+	(while :; do head -c 262144 /dev/urandom; sleep 0.3; done) >"$fifo" &
+	WRPID=$!
+	wait_lzma
+}
+
+# xz_kinds_complete LO HI: in profile-lite --off-cpu's JSON ($TOOL_OUT),
+# XZPID's on-CPU and off-CPU time, each 0.25 s at least (50 samples at
+# 199 Hz), in stacks that reach __libc_start_call_main for a share
+# between LO and HI.
+xz_kinds_complete() {
+	local kind sel share
+	for kind in on-cpu off-cpu; do
+		sel=".pid == $XZPID and .kind == \"$kind\""
+		echo "$kind: $(stack_sum "$TOOL_OUT" "$sel" total_us) us"
+		[ "$(stack_sum "$TOOL_OUT" "$sel" total_us)" -ge 250000 ]
+		share=$(stack_share "$TOOL_OUT" "$sel" total_us __libc_start_call_main)
+		echo "$kind: $share complete"
+		assert_between "complete $kind stacks" "$share" "$1" "$2"
+	done
+}
+
+# tool_map_names PID: the names of the BPF maps process PID holds, one per
+# map (a map held through two fds is listed once).
+tool_map_names() {
+	local id
+	for id in $(proc_bpf_ids "$1"); do
+		if [ "${id#m}" != "$id" ]; then
+			bpftool map show id "${id#m}" -j | jq -r .name
+		fi
+	done
+}
+
+# progs_using PID MAP: the names of the BPF programs process PID holds
+# that use its map called MAP.
+progs_using() {
+	local id map=
+	for id in $(proc_bpf_ids "$1"); do
+		if [ "${id#m}" != "$id" ] && [ "$(bpftool map show id "${id#m}" -j | jq -r .name)" = "$2" ]; then
+			map=${id#m}
+		fi
+	done
+	[ -n "$map" ] || { echo "no map $2 in process $1" >&2; return 1; }
+	for id in $(proc_bpf_ids "$1"); do
+		if [ "${id#p}" != "$id" ]; then
+			bpftool prog show id "${id#p}" -j |
+				jq -r --argjson m "$map" 'select((.map_ids // []) | index($m)) | .name'
+		fi
+	done
+}
+
+@test "unwind: profile-lite --off-cpu on Debian's xz, computing and blocked on a pipe in turns: >= 95% of both its on-CPU samples and its off-CPU time reach __libc_start_call_main, both BPF objects on one set of tables; frame pointers alone: none" {
+	local names users m
+	xz_bursts
+	start_tool profile-lite -j -v -F 199 --off-cpu --unwind dwarf -p "$XZPID"
+	# offcputime's object walks profile's tables into its stack storage:
+	# one map of each, used by the sampling and the sched_switch programs
+	names=$(tool_map_names "$TOOL_PID")
+	for m in unw_rows unw_maps unw_procs unw_stacks unw_remap; do
+		echo "$m: $(grep -cx "$m" <<<"$names") maps"
+		[ "$(grep -cx "$m" <<<"$names")" = 1 ]
+	done
+	users=$(progs_using "$TOOL_PID" unw_rows)
+	echo "programs using unw_rows:" $users
+	grep -qx sample <<<"$users"
+	grep -q '^sched_switch' <<<"$users"
+	sleep 3
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	grep 'unwind:' "$TOOL_ERR"
+	grep -Eq 'unwind: [1-9][0-9]* tables, [1-9][0-9]* of [0-9]+ rows in BPF \([0-9]+ KiB' "$TOOL_ERR"
+	grep -Eq 'unwind: [0-9]+ stacks: [1-9][0-9]* frames by tables' "$TOOL_ERR"
+	xz_kinds_complete 0.95 1
+	# the same process by frame pointers only: both kinds stop in its code
+	profile_run -F 199 --off-cpu -p "$XZPID"
+	xz_kinds_complete 0 0.05
 }
 
 # hot_complete PID: profile-lite's JSON ($TOOL_OUT) of profwl PID: prof_hot_fn

@@ -136,7 +136,6 @@ profile-lite	2	PID 999999999: no such process	-p 999999999
 profile-lite	2	invalid stack storage size: 0	--stack-storage-size 0
 profile-lite	2	invalid duration: 'x' is not a number	x
 profile-lite	2	--unwind: auto, dwarf or fp, not 'frames'	--unwind frames
-profile-lite	2	--unwind dwarf does not combine with --off-cpu yet	--unwind dwarf --off-cpu
 flamegraph-lite	1	failed to open /nonexistent/none: No such file	/nonexistent/none
 flamegraph-lite	1	failed to read /: Is a directory	/
 flamegraph-lite	2	invalid width: 10	--width 10 "$F"
