@@ -489,8 +489,12 @@ int main(int argc, char **argv)
 		bpf_map__set_max_entries(skel->maps.stats, 1);
 	if (!cfg.hist)
 		bpf_map__set_max_entries(skel->maps.hists, 1);
-	if (!skel->rodata->cfg_trace)
+	if (!skel->rodata->cfg_trace) {
 		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+		/* -c: no lines, no blocked calls to show */
+		bpf_program__set_autoload(skel->progs.sched_switch_btf, false);
+		bpf_program__set_autoload(skel->progs.sched_switch_raw, false);
+	}
 	/* the traced set stays on both paths: user space fills and reads it */
 	err = tool__task_storage(skel->obj, skel->maps.tasks, NULL);
 	if (err)
