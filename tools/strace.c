@@ -667,6 +667,7 @@ int main(int argc, char **argv)
 		stop_child(stop_signal);
 	/* a last look: events of the final exits */
 	ring_buffer__consume(rb);
+	print__detach();
 	fflush(trace_out);
 	prom__serve_stop();
 	if (!err && (cfg.summary_only || cfg.summary) && !serve__spec())

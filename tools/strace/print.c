@@ -102,32 +102,6 @@ struct pending {
 	size_t col;		/* P_OPEN: the columns of the half printed */
 };
 
-/* The call whose half line is open on trace_out (not -ff: a file per thread) */
-static struct pending *open_call;
-
-/*
- * Write b, whole lines or an entry half, and flush: nothing of the trace
- * waits in a buffer (a blocked call's half most of all). A line of
- * another thread ends the open half first.
- */
-static void emit(struct sbuf *b, __u32 tid)
-{
-	FILE *f = cur_out ? cur_out : trace_out;
-
-	if (open_call && open_call->e.h.tid != tid) {
-		fputs(" <unfinished ...>\n", trace_out);
-		open_call->state = P_CUT;
-		open_call = NULL;
-	}
-	fwrite(b->p, 1, b->len, f);
-	fflush(f);
-}
-
-static void emit_line(struct sbuf *b, __u32 tid)
-{
-	sbuf__putn(b, "\n", 1);
-	emit(b, tid);
-}
 #define PENDING_BUCKETS 1024
 static struct pending *pending[PENDING_BUCKETS];
 
@@ -158,6 +132,35 @@ static struct pending **pending_find(__u32 tid)
 	while (*p && (*p)->e.h.tid != tid)
 		p = &(*p)->next;
 	return p;
+}
+
+/* The call whose half line is open on trace_out (-ff: in its thread's file) */
+static struct pending *open_call;
+
+/*
+ * Write b, whole lines or an entry half, and flush: nothing of the trace
+ * waits in a buffer (a blocked call's half most of all). Anything but the
+ * continuation (cont) of the open half ends that half first, as strace
+ * does: " <unfinished ...>".
+ */
+static void emit(struct sbuf *b, __u32 tid, bool cont)
+{
+	FILE *f = cur_out ? cur_out : trace_out;
+	struct pending *o = cfg.ff ? *pending_find(tid) : open_call;
+
+	if (!cont && o && o->state == P_OPEN) {
+		fputs(" <unfinished ...>\n", f);
+		o->state = P_CUT;
+		open_call = NULL;
+	}
+	fwrite(b->p, 1, b->len, f);
+	fflush(f);
+}
+
+static void emit_line(struct sbuf *b, __u32 tid, bool cont)
+{
+	sbuf__putn(b, "\n", 1);
+	emit(b, tid, cont);
 }
 
 /*
@@ -809,14 +812,14 @@ static bool print_call(const struct strace_enter *e, const struct strace_exit *x
 				sbuf__putn(&line, ", ", 2);
 		}
 		if (part == PART_HEAD) {
-			emit(&line, e->h.tid);
+			emit(&line, e->h.tid, false);
 			return true;
 		}
 	}
 	if (part == PART_UNFINISHED || part == PART_KILLED || (part == PART_REST && !x))
 		sbuf__printf(&line, " <unfinished ...>");
 	if (part == PART_UNFINISHED) {
-		emit_line(&line, e->h.tid);
+		emit_line(&line, e->h.tid, false);
 		return true;
 	}
 	for (i = half; x && i < n; i++) {
@@ -842,7 +845,7 @@ static bool print_call(const struct strace_enter *e, const struct strace_exit *x
 
 		sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
 	}
-	emit_line(&line, e->h.tid);
+	emit_line(&line, e->h.tid, part == PART_REST);
 	return true;
 }
 
@@ -873,7 +876,7 @@ static void pending_stale(struct pending **pp)
 		if (p->state == P_OPEN) {
 			sbuf__reset(&line);
 			sbuf__printf(&line, " <unfinished ...>");
-			emit_line(&line, p->e.h.tid);
+			emit_line(&line, p->e.h.tid, true);
 		} else if (p->state == P_HELD) {
 			print_call(&p->e, NULL, PART_UNFINISHED, 0);
 		}
@@ -988,7 +991,7 @@ static void on_exit_event(const struct strace_exit *x)
 	prefix(&line, x->h.tid, x->h.ts);
 	sbuf__printf(&line, "<... %s resumed>)", print__slot_name(name, sizeof(name), x->h.slot));
 	sysdecode__ret(&line, &(struct sysdecode_opts){ .strsize = cfg.strsize }, 'd', x->ret);
-	emit_line(&line, x->h.tid);
+	emit_line(&line, x->h.tid, false);
 }
 
 /* A whole call in one event (nothing was copied at its entry). */
@@ -1057,7 +1060,7 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 	} else {
 		sbuf__printf(&line, "+++ exited with %d +++", (code >> 8) & 0xff);
 	}
-	emit_line(&line, x->h.tid);
+	emit_line(&line, x->h.tid, false);
 }
 
 /* strace's si_code names: generic ones, and SIGCHLD's own. */
@@ -1120,7 +1123,23 @@ static void on_signal(const struct strace_signal *x)
 		sbuf__printf(&line, ", si_status=%d, si_utime=%lld, si_stime=%lld", x->status,
 			     (long long)x->utime, (long long)x->stime);
 	sbuf__printf(&line, "} ---");
-	emit_line(&line, x->h.tid);
+	emit_line(&line, x->h.tid, false);
+}
+
+void print__detach(void)
+{
+	for (int b = 0; b < PENDING_BUCKETS; b++) {
+		for (struct pending *p = pending[b]; p; p = p->next) {
+			FILE *f = cfg.ff ? ff_open(p->e.h.tid) : trace_out;
+
+			if (p->state != P_OPEN)
+				continue;
+			fputs(" <detached ...>\n", f);
+			fflush(f);
+			p->state = P_CUT;
+		}
+	}
+	open_call = NULL;
 }
 
 int print__event(void *ctx, void *data, size_t size)
