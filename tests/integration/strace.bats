@@ -805,6 +805,22 @@ attached_half() {
 	attached_half BPFLITE_FORCE_RAW_TP=1
 }
 
+@test "strace: -p stopped while the call blocks ends its half with <detached ...>, as strace" {
+	local f=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/t.txt w
+	mkfifo "$f"
+	exec {w}<>"$f"
+	"$WL/blockread" <"$f" &
+	WLP=$!
+	wait_in_read0 "$WLP"
+	"$BIN/strace-lite" -p "$WLP" -o "$out" &
+	TOOL_PID=$!
+	poll_line "$out" '^read\(0, $' 20 >/dev/null
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	exec {w}>&-
+	[ "$(cat "$out")" = "read(0,  <detached ...>" ]
+}
+
 # the -f lines of blockread -t's two threads: pids by order of appearance,
 # getppid's value and strace's column aside
 thread_lines() {
