@@ -226,17 +226,22 @@ static int attach_pid(pid_t pid)
 				continue;
 			caught = catch_call(pid, tid, wide, &t, &e);
 			print__live_add(tid);
-			if (bpf_map_update_elem(fd, &tid, &t, BPF_NOEXIST) && errno != EEXIST) {
+			if (bpf_map_update_elem(fd, &tid, &t, BPF_NOEXIST)) {
 				int err = -errno;
 
-				closedir(dir);
-				return err;
+				if (err != -EEXIST) {
+					closedir(dir);
+					return err;
+				}
+				caught = false;	/* in the set already, without our call */
 			}
 			fresh++;
 			/*
-			 * Still in that call once in the set: its return is
-			 * ours to see (else it returned, or not yet: a return
-			 * seen shows the call whole, one unseen nothing).
+			 * Still in that call once in the set: its return is ours
+			 * to see, so its half is shown. Otherwise it returned in
+			 * between: after the insert, its return shows the call
+			 * whole; before, nothing shows it (its next call resets
+			 * the slot).
 			 */
 			if (caught && catch_call(pid, tid, wide, &t2, &again) &&
 			    again.h.slot == e.h.slot && !memcmp(again.args, e.args, sizeof(e.args))) {
