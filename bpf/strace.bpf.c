@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * strace-lite: system calls of chosen processes from raw_syscalls
- * sys_enter/sys_exit. The set of traced threads lives here (filled by
+ * sys_enter/sys_exit, and sched_switch for the calls that block (their
+ * entry is sent as they block). The set of traced threads lives here (filled by
  * user space, grown at fork with -f, pruned at exit). On the tp_btf path
  * each thread's own storage caches its membership and holds its state, so
  * a call costs one task storage lookup, traced or not; the raw_tp path
@@ -425,6 +426,24 @@ static __always_inline void current_untrace(bool btf, struct task_struct *task, 
 	}
 }
 
+/*
+ * -p: is t, added by user space, still the thread it listed (see
+ * strace.h)? Checked at the thread's first call or first return (a thread
+ * blocked in a call at attach returns first); not it: untraced.
+ */
+static __always_inline bool same_thread(bool btf, struct task_struct *task, __u32 tid,
+					struct strace_task *t)
+{
+	if (!t->start_ticks)
+		return true;
+	if (BPF_CORE_READ(task, start_boottime) / STRACE_TICK_NS != t->start_ticks) {
+		current_untrace(btf, task, tid);
+		return false;
+	}
+	t->start_ticks = 0;
+	return true;
+}
+
 static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid();
@@ -455,14 +474,8 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 			t = &ts->t;
 		}
 	}
-	if (t->start_ticks) {
-		/* -p: the first call of a thread user space added (see strace.h) */
-		if (BPF_CORE_READ(task, start_boottime) / STRACE_TICK_NS != t->start_ticks) {
-			current_untrace(btf, task, tid);
-			return 0;
-		}
-		t->start_ticks = 0;
-	}
+	if (!same_thread(btf, task, tid, t))
+		return 0;
 	t->slot = STRACE_SLOT_NONE;
 	if (id < 0 || id >= STRACE_NR)	/* x32 and out-of-table numbers */
 		return 0;
@@ -486,7 +499,7 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 	if (!cfg_trace)	/* -c: the rest is for the events only */
 		return 0;
 	t->outbuf = 0;
-	t->flags &= ~(TASK_RETRY_STR | TASK_WHOLE | TASK_VRES);
+	t->flags &= ~(TASK_RETRY_STR | TASK_WHOLE | TASK_VRES | TASK_SHOWN);
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	/* strings, an input buffer or structure, or argv to copy */
 	big = (cap & STRACE_CAP_AT_ENTRY) ||
@@ -494,6 +507,7 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 	if (!big && !is_noreturn(slot)) {
 		/* nothing to copy now: one event at exit does it all */
 		t->flags |= TASK_WHOLE;
+		t->regs = (__u64)regs;	/* for its arguments if it blocks */
 		in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
 		if (cap & STRACE_CAP_IOV_EXIT)
 			in = STRACE_CAP_IOV(cap);
@@ -629,24 +643,20 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
 	__u32 tid = (__u32)id_tgid, slot, ai;
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct strace_task *t;
 	struct strace_exit *e;
 	__u64 n, osize, cap;
 	bool dirents, poll, iov, olen, oaddr;
 	bool failed, big, retry, whole, tiny;
 
-	if (btf) {
-		/* no creation: a thread without a slot made no traced call */
-		struct task_slot *ts = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
-
-		if (!ts || !ts->traced)
-			return 0;
-		t = &ts->t;
-	} else {
-		t = bpf_map_lookup_elem(&traced, &tid);
-		if (!t)
-			return 0;
-	}
+	/*
+	 * Up to date with the set: -p puts a thread blocked in a call there
+	 * with the call's slot, and its return is its first event.
+	 */
+	t = current_task_state(btf, task, tid);
+	if (!t || !same_thread(btf, task, tid, t))
+		return 0;
 	slot = t->slot;
 	if (slot >= STRACE_SLOTS)	/* not traced, or begun before we were */
 		return 0;
@@ -791,6 +801,58 @@ lost:
 	return 0;
 }
 
+/*
+ * A traced thread leaving the CPU asleep inside a call (not preempted, not
+ * runnable) is blocked in it: user space gets the call's entry now, so
+ * the entry half of its line shows while it blocks, as strace's does. Once
+ * a call; calls that return without sleeping cost nothing here. sched_switch
+ * runs on the thread leaving: it is current.
+ */
+static __always_inline int handle_switch(bool btf, bool preempt, struct task_struct *prev)
+{
+	__u64 id_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id_tgid;
+	struct strace_task *t;
+	struct strace_enter *e;
+
+	if (preempt || !tid)
+		return 0;
+	if (btf) {
+		/* no creation: a thread without a slot is in no traced call */
+		struct task_slot *ts = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
+
+		if (!ts || !ts->traced)
+			return 0;
+		t = &ts->t;
+	} else {
+		t = bpf_map_lookup_elem(&traced, &tid);
+		if (!t)
+			return 0;
+	}
+	if (t->slot >= STRACE_SLOTS || (t->flags & TASK_SHOWN) || is_noreturn(t->slot) ||
+	    get_task_state(prev) == TASK_RUNNING)
+		return 0;
+	t->flags |= TASK_SHOWN;
+	e = bpf_ringbuf_reserve(&events, STRACE_ENTER_SMALL, 0);
+	if (!e) {
+		lose(id_tgid >> 32);
+		return 0;
+	}
+	e->h.type = EV_BLOCKED;
+	e->h.slot = t->slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = tid;
+	e->h.ts = t->enter_ns;
+	/* an entry sent at sys_enter has its arguments: only a whole call's are read */
+	if (!(t->flags & TASK_WHOLE) || !t->regs ||
+	    read_args((struct pt_regs *)t->regs, t->slot >= STRACE_IA32, e->args))
+		__builtin_memset(e->args, 0, sizeof(e->args));
+	e->cap_len[0] = e->cap_len[1] = 0;
+	e->cap_arg[0] = e->cap_arg[1] = 0xff;
+	submit(e, STRACE_ENTER_SMALL);
+	return 0;
+}
+
 /* -f: children and threads of traced threads are traced from birth. */
 static __always_inline int handle_fork(bool btf, struct task_struct *parent,
 				       struct task_struct *child)
@@ -908,6 +970,11 @@ TP_PROG(sys_enter, sys_enter, struct pt_regs *regs, long id)
 TP_PROG(sys_exit, sys_exit, struct pt_regs *regs, long ret)
 {
 	return handle_exit(tp_btf, regs, ret);
+}
+
+TP_PROG(sched_switch, sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return handle_switch(tp_btf, preempt, prev);
 }
 
 TP_PROG(sched_process_fork, sched_process_fork, struct task_struct *parent, struct task_struct *child)

@@ -94,6 +94,7 @@ enum strace_task_flags {
 	TASK_RETRY_STR	= 1 << 1,	/* outbuf: a string to copy again at exit */
 	TASK_WHOLE	= 1 << 2,	/* no entry event: send EV_CALL at exit */
 	TASK_VRES	= 1 << 3,	/* whole: outbuf holds a value-result length at entry */
+	TASK_SHOWN	= 1 << 4,	/* the call blocked and user space has its entry (once a call) */
 };
 
 struct strace_task {
@@ -107,6 +108,7 @@ struct strace_task {
 	 */
 	__u64 start_ticks;
 	__u64 outbuf;		/* user address of an output buffer, copied at exit */
+	__u64 regs;		/* whole: the call's saved registers (struct pt_regs *) */
 	__u32 slot;		/* slot of the call in progress, or STRACE_SLOT_NONE */
 	__u16 flags;
 	__u16 retry_arg;	/* TASK_RETRY_STR: argument index of outbuf */
@@ -126,6 +128,13 @@ enum strace_event_type {
 	EV_CALL,		/* entry and exit in one (struct strace_exit) */
 	EV_SIGNAL,		/* a signal delivered to a traced thread */
 	EV_FORK,		/* -f: a thread joined the set (strace_hdr, tid: the new one) */
+	/*
+	 * The call in progress blocked (its thread left the CPU asleep in
+	 * it): strace_enter without copies (STRACE_ENTER_SMALL), args from
+	 * the saved registers; for a call whose EV_ENTER came, a sign to
+	 * print the entry half now. Sent once a call.
+	 */
+	EV_BLOCKED,
 };
 
 struct strace_hdr {

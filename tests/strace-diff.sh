@@ -19,8 +19,10 @@
 #     si_pid, clone3's parent_tid=[N], and futex's value when it is the
 #     id of a thread seen before: pthread_join waits on it)
 #     are numbered by first appearance: "PID1", ...;
-#  4. strace's "<unfinished ...>" and "<... NAME resumed>" halves are
-#     joined into one line (strace-lite prints a call once, at its exit);
+#  4. "<unfinished ...>" and "<... NAME resumed>" halves are joined into
+#     one line (which calls a line of another thread cuts differs from run
+#     to run, and between the tracers: strace-lite cuts only calls that
+#     block);
 #  5. lines are compared as a multiset: concurrent processes interleave
 #     differently from run to run;
 #  6. bytes that differ from run to run: getrandom's buffer, and strace's

@@ -90,6 +90,101 @@ static unsigned long long task_start(pid_t tid)
 }
 
 /*
+ * -p: the call a thread is blocked in, from /proc/TID/syscall: its number
+ * and six argument registers ("running", or -1 outside a call, else).
+ * 0 when it is in one.
+ */
+static int blocked_call(pid_t tid, long *nr, __u64 args[6])
+{
+	char path[64], buf[256];
+	unsigned long long a[6];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%ld %llx %llx %llx %llx %llx %llx", nr, &a[0], &a[1], &a[2], &a[3], &a[4],
+		   &a[5]) != 7 || *nr < 0 || *nr >= STRACE_NR)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		args[i] = a[i];
+	return 0;
+}
+
+/* Is the process 64-bit code? /proc/TID/syscall gives no hint of an ia32 call's table. */
+static bool is_64bit(pid_t pid)
+{
+	unsigned char ident[5];
+	char path[64];
+	int fd;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = read(fd, ident, sizeof(ident)) == sizeof(ident) && !memcmp(ident, "\177ELF", 4) &&
+	     ident[4] == 2;	/* ELFCLASS64 */
+	close(fd);
+	return ok;
+}
+
+/*
+ * -p in trace mode: threads blocked in a traced call when we attach are
+ * shown in it at once (strace shows the call it catches them in). Their
+ * entry half is printed from the registers, after the banner; the call's
+ * slot goes in the set with the thread, so its return completes the line.
+ */
+static struct strace_enter *attached;
+static int nattached;
+
+static bool slot_wanted(__u32 slot)
+{
+	return skel->rodata->cfg_mask[slot / 64] & (1ULL << (slot % 64));
+}
+
+/* The call tid is in, set in t for its return; false: none to show. */
+static bool catch_call(pid_t pid, pid_t tid, bool wide, struct strace_task *t,
+		       struct strace_enter *e)
+{
+	struct timespec now;
+	__u64 cap;
+	long nr;
+	int out;
+
+	if (!skel->rodata->cfg_trace || !wide || blocked_call(tid, &nr, e->args) ||
+	    !slot_wanted(nr) ||
+	    (print__slot_info(nr) && print__slot_info(nr)->ret == 'n'))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	memset(&e->h, 0, sizeof(e->h));
+	e->h.type = EV_BLOCKED;
+	e->h.slot = nr;
+	e->h.tgid = pid;
+	e->h.tid = tid;
+	e->h.ts = now.tv_sec * 1000000000ULL + now.tv_nsec;
+	e->cap_len[0] = e->cap_len[1] = 0;
+	e->cap_arg[0] = e->cap_arg[1] = 0xff;
+	/* as sys_enter sets up a call with nothing copied at entry: the output at exit */
+	cap = skel->rodata->cfg_capture[nr];
+	out = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
+	if (cap & STRACE_CAP_IOV_EXIT)
+		out = STRACE_CAP_IOV(cap);
+	t->slot = nr;
+	t->flags = TASK_WHOLE | TASK_SHOWN;
+	t->retry_arg = out <= 6 ? out : 0;
+	t->enter_ns = e->h.ts;
+	return true;
+}
+
+/*
  * -p: every thread of the process. A thread that exits between the
  * listing and its entry in the traced set would stay there for good: its
  * exit, the only thing that removes it, has happened. So each entry
@@ -102,6 +197,7 @@ static unsigned long long task_start(pid_t tid)
 static int attach_pid(pid_t pid)
 {
 	int fd = bpf_map__fd(skel->maps.traced), n = 0, fresh;
+	bool wide = is_64bit(pid);
 	char path[64];
 	struct dirent *d;
 	DIR *dir;
@@ -115,6 +211,9 @@ static int attach_pid(pid_t pid)
 			break;
 		while ((d = readdir(dir))) {
 			struct strace_task t = { .slot = STRACE_SLOT_NONE };
+			struct strace_task t2;
+			struct strace_enter e, again;
+			bool caught;
 			pid_t tid;
 
 			if (d->d_name[0] < '0' || d->d_name[0] > '9')
@@ -125,14 +224,34 @@ static int attach_pid(pid_t pid)
 			t.start_ticks = task_start(tid);
 			if (!t.start_ticks)
 				continue;
+			caught = catch_call(pid, tid, wide, &t, &e);
 			print__live_add(tid);
-			if (bpf_map_update_elem(fd, &tid, &t, BPF_NOEXIST) && errno != EEXIST) {
+			if (bpf_map_update_elem(fd, &tid, &t, BPF_NOEXIST)) {
 				int err = -errno;
 
-				closedir(dir);
-				return err;
+				if (err != -EEXIST) {
+					closedir(dir);
+					return err;
+				}
+				caught = false;	/* in the set already, without our call */
 			}
 			fresh++;
+			/*
+			 * Still in that call once in the set: its return is ours
+			 * to see, so its half is shown. Otherwise it returned in
+			 * between: after the insert, its return shows the call
+			 * whole; before, nothing shows it (its next call resets
+			 * the slot).
+			 */
+			if (caught && catch_call(pid, tid, wide, &t2, &again) &&
+			    again.h.slot == e.h.slot && !memcmp(again.args, e.args, sizeof(e.args))) {
+				struct strace_enter *a = realloc(attached, (nattached + 1) * sizeof(*a));
+
+				if (a) {
+					attached = a;
+					attached[nattached++] = e;
+				}
+			}
 		}
 		closedir(dir);
 		if (fresh)
@@ -489,8 +608,12 @@ int main(int argc, char **argv)
 		bpf_map__set_max_entries(skel->maps.stats, 1);
 	if (!cfg.hist)
 		bpf_map__set_max_entries(skel->maps.hists, 1);
-	if (!skel->rodata->cfg_trace)
+	if (!skel->rodata->cfg_trace) {
 		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+		/* -c: no lines, no blocked calls to show */
+		bpf_program__set_autoload(skel->progs.sched_switch_btf, false);
+		bpf_program__set_autoload(skel->progs.sched_switch_raw, false);
+	}
 	/* the traced set stays on both paths: user space fills and reads it */
 	err = tool__task_storage(skel->obj, skel->maps.tasks, NULL);
 	if (err)
@@ -534,6 +657,11 @@ int main(int argc, char **argv)
 	/* strace says nothing before a command's trace, nor into a file */
 	if (!cfg.cmd && !cfg.output && !cfg.quiet)
 		tool__tracing("system calls");
+	/* -p: the calls the threads were blocked in, after the banner */
+	for (int i = 0; i < nattached; i++)
+		print__event(NULL, &attached[i], STRACE_ENTER_SMALL);
+	free(attached);
+	attached = NULL;
 	if (cfg.cmd) {
 		err = release_child();
 		if (err)
@@ -544,6 +672,7 @@ int main(int argc, char **argv)
 		stop_child(stop_signal);
 	/* a last look: events of the final exits */
 	ring_buffer__consume(rb);
+	print__detach();
 	fflush(trace_out);
 	prom__serve_stop();
 	if (!err && (cfg.summary_only || cfg.summary) && !serve__spec())
@@ -559,6 +688,7 @@ int main(int argc, char **argv)
 			     128 + WTERMSIG(child_status);
 	}
 out:
+	free(attached);
 	prom__serve_stop();
 	print__close();
 	ring_buffer__free(rb);

@@ -252,7 +252,7 @@ check_short_trace() {
 
 # IDs of loaded programs with strace-lite's names (others' come and go on a shared machine).
 strace_progs() {
-	bpftool prog show -j 2>/dev/null | jq -r '.[] | select(.name | test("^(sys_enter|sys_exit|sched_process_fork|sched_process_exit|signal_deliver)_(btf|raw)$")) | .id' | sort -n
+	bpftool prog show -j 2>/dev/null | jq -r '.[] | select(.name | test("^(sys_enter|sys_exit|sched_switch|sched_process_fork|sched_process_exit|signal_deliver)_(btf|raw)$")) | .id' | sort -n
 }
 
 @test "strace: -p stopped by SIGINT prints the summary, exit 0, leaves no BPF behind" {
@@ -719,4 +719,127 @@ structs_pair() {
 		grep -Fq 'writev(3, [{iov_base="hello ", iov_len=6}, {iov_base="vectored world, this part is longer than"..., iov_len=59}, {iov_base="", iov_len=0}], 3) = 65' "$b"
 		grep -Fq 'readv(3, [{iov_base="hello ve", iov_len=8}, {iov_base="ctored world, this part is longer than thirty-two bytes\n\0\0\0\0\0\0\0\0", iov_len=64}], 2) = 72' "$b"
 	done
+}
+
+# poll_line FILE ERE S: wait until a line of FILE (its last one may be an
+# unended half) matches, S seconds at most; print the time it was seen.
+poll_line() {
+	local i
+	for ((i = 0; i < $3 * 100; i++)); do
+		grep -Eq "$2" "$1" 2>/dev/null && { date +%s.%N; return 0; }
+		sleep 0.01
+	done
+	echo "no line /$2/ in $1 after $3 s; it has:" >&2
+	cat "$1" >&2
+	return 1
+}
+
+# wait_in_read0 PID: until PID is asleep in read(0, ...) (10 s at most)
+wait_in_read0() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		grep -q '^0 0x0 ' "/proc/$1/syscall" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	echo "$1 not blocked in read(0): $(cat "/proc/$1/syscall")" >&2
+	return 1
+}
+
+# blocked_half [ENV=VALUE...]: blockread's read(0) blocks for as long as
+# the test keeps its fifo empty. Its entry half must be in the -o file
+# within 200 ms of the call's entry (its -ttt time), the rest on return.
+blocked_half() {
+	local f=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/t.txt seen ts ms w
+	mkfifo "$f"
+	exec {w}<>"$f"	# a writer: the reader's open does not wait
+	env "$@" "$BIN/strace-lite" -ttt -e trace=read -o "$out" "$WL/blockread" <"$f" &
+	TOOL_PID=$!
+	seen=$(poll_line "$out" '^[0-9]+\.[0-9]+ read\(0, $' 20)
+	ts=$(grep -Eo '^[0-9]+\.[0-9]+ read\(0, $' "$out" | cut -d' ' -f1)
+	ms=$(awk -v a="$seen" -v b="$ts" 'BEGIN { printf "%d", (a - b) * 1000 }')
+	echo "the half seen in the file $ms ms after the call's entry"
+	assert_between "ms from read's entry to its half in the file" "$ms" 0 200
+	echo abc >&"$w"
+	poll_line "$out" '^[0-9]+\.[0-9]+ read\(0, "abc\\n", 64\) += 4$' 10 >/dev/null
+	wait_bounded "$TOOL_PID" 10 strace-lite
+	exec {w}>&-
+	[ "$(grep -c 'read(' "$out")" = 1 ]
+}
+
+# A time bound: run on the host only (under the suite's TCG guests everything
+# takes some 15 times longer); the -f test below checks the same events on
+# every kernel, by their order.
+@test "strace: a call that blocks shows its entry half at once and the rest on return, -o FILE flushed" {
+	blocked_half
+}
+
+@test "strace: a call that blocks shows at once on the forced raw_tp path too" {
+	blocked_half BPFLITE_FORCE_RAW_TP=1
+}
+
+# attached_half [ENV=VALUE...]: -p on a process already blocked in read(0)
+attached_half() {
+	local f=$BATS_TEST_TMPDIR/in w
+	mkfifo "$f"
+	exec {w}<>"$f"
+	"$WL/blockread" <"$f" &
+	WLP=$!
+	wait_in_read0 "$WLP"
+	env "$@" "$BIN/strace-lite" -p "$WLP" 2>"$BATS_TEST_TMPDIR/err" &
+	TOOL_PID=$!
+	# after the banner, on a line of its own, while the read still blocks
+	poll_line "$BATS_TEST_TMPDIR/err" '^read\(0, $' 20 >/dev/null
+	sed -n '/Hit Ctrl-C to end/,$p' "$BATS_TEST_TMPDIR/err" | tail -n +2 | grep -q '^read(0, $'
+	echo abc >&"$w"
+	poll_line "$BATS_TEST_TMPDIR/err" '^read\(0, "abc\\n", 64\) += 4$' 10 >/dev/null
+	wait_bounded "$TOOL_PID" 10 strace-lite
+	exec {w}>&-
+	[ "$(grep -c 'read(' "$BATS_TEST_TMPDIR/err")" = 1 ]
+	grep -q '^+++ exited with 0 +++$' "$BATS_TEST_TMPDIR/err"
+}
+
+# bats test_tags=vm
+@test "strace: -p shows the call a process is already blocked in, and completes it on return" {
+	attached_half
+}
+
+@test "strace: -p shows a call in progress on the forced raw_tp path too" {
+	attached_half BPFLITE_FORCE_RAW_TP=1
+}
+
+@test "strace: -p stopped while the call blocks ends its half with <detached ...>, as strace" {
+	local f=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/t.txt w
+	mkfifo "$f"
+	exec {w}<>"$f"
+	"$WL/blockread" <"$f" &
+	WLP=$!
+	wait_in_read0 "$WLP"
+	"$BIN/strace-lite" -p "$WLP" -o "$out" &
+	TOOL_PID=$!
+	poll_line "$out" '^read\(0, $' 20 >/dev/null
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	exec {w}>&-
+	[ "$(cat "$out")" = "read(0,  <detached ...>" ]
+}
+
+# the -f lines of blockread -t's two threads: pids by order of appearance,
+# getppid's value and strace's column aside
+thread_lines() {
+	awk '{ p = $1; if (!(p in id)) id[p] = "T" (++n); print id[p] substr($0, length(p) + 1) }' "$1" |
+		sed -E 's/^(T[0-9]+) +/\1 /; s/ +=/ =/; s/getppid\(\) = [0-9]+/getppid() = PPID/'
+}
+
+# bats test_tags=vm
+@test "strace: -f: a blocked thread's call is <unfinished ...> when another's lines come between, <... resumed> after, as strace" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	strace -f -o "$a" -e trace=read,getppid "$WL/blockread" -t -n 3
+	run "$BIN/strace-lite" -f -o "$b" -e trace=read,getppid "$WL/blockread" -t -n 3
+	[ "$status" = 0 ]
+	cat "$b"
+	diff <(thread_lines "$a") <(thread_lines "$b")
+	[ "$(thread_lines "$b" | head -1)" = 'T1 read(0,  <unfinished ...>' ]
+	[ "$(thread_lines "$b" | grep -c '^T2 getppid() = PPID$')" = 3 ]
+	thread_lines "$b" | grep -Fxq 'T1 <... read resumed>"hello\n", 64) = 6'
 }

@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,30 +77,31 @@ void print__close(void)
 			ff_close(ff_files[b]->tid);
 }
 
-static void emit(const char *p, size_t n)
-{
-	FILE *f = cur_out ? cur_out : trace_out;
-
-	/* a full buffer flushes what it holds: never half a line */
-	if (__fpending(f) + n > OUT_BUF)
-		fflush(f);
-	fwrite(p, 1, n, f);
-}
-
-static void emit_line(struct sbuf *b)
-{
-	sbuf__putn(b, "\n", 1);
-	emit(b->p, b->len);
-}
 long long trace_mono_to_real_ns;
 static __u64 last_ts;
 static struct sbuf line, args[6];
 
+/*
+ * A call whose entry came and whose return has not. Its line shows when it
+ * returns, or in two halves when it blocks: the entry half at once, the
+ * line left open ("read(0, "), its end on return. A line of another
+ * thread coming between ends the open one with " <unfinished ...>", and
+ * the call's end then comes as "<... read resumed>...", strace's forms.
+ */
+enum pending_state {
+	P_HELD,		/* nothing printed yet */
+	P_OPEN,		/* the entry half printed, its line still open */
+	P_CUT,		/* the entry half printed and cut by another line */
+};
+
 struct pending {
 	struct pending *next;
 	struct strace_enter e;
-	size_t size;
+	bool blocked;		/* its thread blocked in it (EV_BLOCKED or -p) */
+	unsigned char state;	/* enum pending_state */
+	size_t col;		/* P_OPEN: the columns of the half printed */
 };
+
 #define PENDING_BUCKETS 1024
 static struct pending *pending[PENDING_BUCKETS];
 
@@ -132,6 +132,35 @@ static struct pending **pending_find(__u32 tid)
 	while (*p && (*p)->e.h.tid != tid)
 		p = &(*p)->next;
 	return p;
+}
+
+/* The call whose half line is open on trace_out (-ff: in its thread's file) */
+static struct pending *open_call;
+
+/*
+ * Write b, whole lines or an entry half, and flush: nothing of the trace
+ * waits in a buffer (a blocked call's half most of all). Anything but the
+ * continuation (cont) of the open half ends that half first, as strace
+ * does: " <unfinished ...>".
+ */
+static void emit(struct sbuf *b, __u32 tid, bool cont)
+{
+	FILE *f = cur_out ? cur_out : trace_out;
+	struct pending *o = cfg.ff ? *pending_find(tid) : open_call;
+
+	if (!cont && o && o->state == P_OPEN) {
+		fputs(" <unfinished ...>\n", f);
+		o->state = P_CUT;
+		open_call = NULL;
+	}
+	fwrite(b->p, 1, b->len, f);
+	fflush(f);
+}
+
+static void emit_line(struct sbuf *b, __u32 tid, bool cont)
+{
+	sbuf__putn(b, "\n", 1);
+	emit(b, tid, cont);
 }
 
 /*
@@ -199,6 +228,15 @@ static const struct sysdecode_info *slot_infos[STRACE_SLOTS];
 enum { SP_NONE, SP_FCNTL, SP_FUTEX, SP_SOCKET, SP_CLONE, SP_SETSOCKOPT, SP_GETSOCKOPT, SP_IOCTL,
        SP_GETRANDOM, SP_LAST = SP_GETRANDOM };
 static unsigned char slot_special[STRACE_SLOTS];
+/*
+ * Output pointers the table shows as 'x' that strace prints at the
+ * return, not in the entry half: the argument index, or 0xff.
+ */
+static unsigned char slot_late[STRACE_SLOTS];
+static const struct { const char *name; unsigned char arg; } late_args[] = {
+	{ "nanosleep", 1 }, { "clock_nanosleep", 3 }, { "rt_sigtimedwait", 1 },
+	{ "waitid", 2 }, { "msgrcv", 1 },
+};
 
 void print__init(void)
 {
@@ -210,6 +248,10 @@ void print__init(void)
 				syscall__name(slot, false);
 
 		slot_infos[slot] = n ? sysdecode__find(n) : NULL;
+		slot_late[slot] = 0xff;
+		for (size_t k = 0; n && slot < STRACE_IA32 && k < sizeof(late_args) / sizeof(late_args[0]); k++)
+			if (!strcmp(n, late_args[k].name))
+				slot_late[slot] = late_args[k].arg;
 		for (int k = 1; n && slot < STRACE_IA32 && k <= SP_LAST; k++)
 			if (!strcmp(n, special[k]))
 				slot_special[slot] = k;
@@ -439,14 +481,29 @@ static bool struct_kind(struct sbuf *arg, const struct sysdecode_opts *o, char k
 	return true;
 }
 
-/* Decode the arguments of an entry into args[]; returns how many. */
-static int decode_args(const struct strace_enter *e, const struct strace_exit *x)
+/*
+ * Kinds strace decodes at the call's return, so not in its entry half:
+ * outputs, and what the BPF side copies at exit.
+ */
+static bool late_kind(char kind)
+{
+	return sysdecode__struct_out(kind) || (kind && strchr("rR6@=*]}^`|!<>", kind));
+}
+
+/*
+ * Decode the arguments of an entry into args[]; returns how many, and in
+ * *half how many of them strace prints at entry (those before the first
+ * it decodes at the return).
+ */
+static int decode_args(const struct strace_enter *e, const struct strace_exit *x, int *half)
 {
 	const struct sysdecode_info *in = print__slot_info(e->h.slot);
 	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
 				    .tgid = e->h.tgid, .fd_path = fds__known };
 	bool ia32 = e->h.slot >= STRACE_IA32;
 	int n = in ? (int)strlen(in->args) : 6, shown = 0, envc = -1;
+
+	*half = -1;
 
 	for (int i = 0; i < n && i < 6; i++) {
 		struct sysdecode_cap cap = { 0 };
@@ -457,7 +514,9 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 		if (!kind)
 			continue;
 		if (kind == 'c' && i == 0 && slot_special[e->h.slot & (STRACE_SLOTS - 1)] == SP_CLONE)
-			return clone_args(e);
+			return *half = clone_args(e);
+		if (*half < 0 && (late_kind(kind) || i == slot_late[e->h.slot & (STRACE_SLOTS - 1)]))
+			*half = shown;
 		shown++;
 		sbuf__reset(arg);
 		/* two values strace names that no kind letter covers */
@@ -580,6 +639,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			sbuf__printf(arg, " /* %d%s var%s */", envc, envc >= STRACE_ENVC_MAX ? "+" : "",
 				     envc == 1 ? "" : "s");
 	}
+	if (*half < 0 || *half > shown)
+		*half = shown;
 	return shown;
 }
 
@@ -698,56 +759,94 @@ static bool path_hit(const struct strace_enter *e, const struct strace_exit *x)
 	return in->ret == 'f' && x && x->ret >= 0 && fd_is(e->h.tgid, x->ret);
 }
 
-/* One line: the entry e, and its exit x (NULL: did not return or not yet). */
-static void print_call(const struct strace_enter *e, const struct strace_exit *x, bool unfinished)
+/*
+ * What of a call's line to print (strace's forms, for read):
+ *   PART_WHOLE       read(0, "abc", 64) = 3   (x NULL: exit's "= ?")
+ *   PART_HEAD        read(0,                  the entry half, left open
+ *   PART_REST        "abc", 64) = 3           after an open PART_HEAD
+ *   PART_RESUMED     <... read resumed>"abc", 64) = 3
+ *   PART_UNFINISHED  read(0,  <unfinished ...>  (its return never came)
+ *   PART_KILLED      read(0,  <unfinished ...>) = ?  (its thread ended in it)
+ * x NULL with PART_REST or PART_RESUMED: the thread ended in the call.
+ * col: the columns PART_HEAD took, for PART_REST's " = " at column 40.
+ * Returns whether anything was printed.
+ */
+enum part { PART_WHOLE, PART_HEAD, PART_REST, PART_RESUMED, PART_UNFINISHED, PART_KILLED };
+
+static bool print_call(const struct strace_enter *e, const struct strace_exit *x, enum part part,
+		       size_t col)
 {
 	const struct sysdecode_info *in = print__slot_info(e->h.slot);
 	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
 				    .tgid = e->h.tgid, .fd_path = fds__known };
+	const char *sname;
 	char name[64];
-	int n;
+	int n, half, i;
 
 	if (!shown(e->h.slot) || (cfg.npaths && !path_hit(e, x)))
-		return;
-	n = decode_args(e, x);
+		return false;
+	n = decode_args(e, x, &half);
 	if (env.json) {
-		emit_json(e, n, x, unfinished, e->h.ts);
-		return;
+		/* one record a call: none for a half */
+		if (part == PART_HEAD)
+			return false;
+		emit_json(e, n, x, part == PART_UNFINISHED, e->h.ts);
+		return true;
 	}
+	if (part == PART_WHOLE && x)
+		half = n;	/* the whole line at once: no split */
+	if (part == PART_WHOLE && !x && !(in && in->ret == 'n'))
+		part = PART_KILLED;
 	sbuf__reset(&line);
-	prefix(&line, e->h.tid, e->h.ts);
-	const char *sname = print__slot_name(name, sizeof(name), e->h.slot);
-
-	sbuf__putn(&line, sname, strlen(sname));
-	sbuf__putn(&line, "(", 1);
-	for (int i = 0; i < n; i++) {
-		if (i)
+	sname = print__slot_name(name, sizeof(name), e->h.slot);
+	if (part == PART_RESUMED) {
+		prefix(&line, e->h.tid, x ? x->h.ts : e->h.ts);
+		sbuf__printf(&line, "<... %s resumed>", sname);
+	} else if (part != PART_REST) {
+		prefix(&line, e->h.tid, e->h.ts);
+		sbuf__putn(&line, sname, strlen(sname));
+		sbuf__putn(&line, "(", 1);
+		for (i = 0; i < half; i++) {
+			sbuf__putn(&line, args[i].p ? args[i].p : "", args[i].len);
+			if (i + 1 < n)
+				sbuf__putn(&line, ", ", 2);
+		}
+		if (part == PART_HEAD) {
+			emit(&line, e->h.tid, false);
+			return true;
+		}
+	}
+	if (part == PART_UNFINISHED || part == PART_KILLED || (part == PART_REST && !x))
+		sbuf__printf(&line, " <unfinished ...>");
+	if (part == PART_UNFINISHED) {
+		emit_line(&line, e->h.tid, false);
+		return true;
+	}
+	for (i = half; x && i < n; i++) {
+		if (i > half)
 			sbuf__putn(&line, ", ", 2);
 		sbuf__putn(&line, args[i].p ? args[i].p : "", args[i].len);
 	}
-	if (unfinished) {
-		sbuf__printf(&line, " <unfinished ...>");
-	} else {
-		sbuf__putn(&line, ")", 1);
-		/* strace puts " = " at column 40 (its -a 40) */
-		sbuf__pad(&line, 39);
-		if (!x)
-			sysdecode__ret(&line, &o, 'n', 0);
-		else if (!ret_special(in, e, x))
-			sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
-		if (x && in && e->h.slot < STRACE_IA32 && in->args[0] == '*') {
-			struct sysdecode_cap cap = { .data = x->cap, .len = x->cap_len,
-						     .valid = !x->cap_str && x->cap_len > 0 };
+	sbuf__putn(&line, ")", 1);
+	/* strace puts " = " at column 40 (its -a 40), counting an open half */
+	sbuf__pad(&line, part == PART_REST ? (col < 39 ? 39 - col : 0) : 39);
+	if (!x)
+		sysdecode__ret(&line, &o, 'n', 0);
+	else if (!ret_special(in, e, x))
+		sysdecode__ret(&line, &o, in && e->h.slot < STRACE_IA32 ? in->ret : 'd', x->ret);
+	if (x && in && e->h.slot < STRACE_IA32 && in->args[0] == '*') {
+		struct sysdecode_cap cap = { .data = x->cap, .len = x->cap_len,
+					     .valid = !x->cap_str && x->cap_len > 0 };
 
-			sysdecode__poll_ret(&line, &cap, x->ret);
-		}
-		if (x && cfg.durations) {
-			__u64 d = x->h.ts - e->h.ts;
-
-			sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
-		}
+		sysdecode__poll_ret(&line, &cap, x->ret);
 	}
-	emit_line(&line);
+	if (x && cfg.durations) {
+		__u64 d = x->h.ts - e->h.ts;
+
+		sbuf__printf(&line, " <%llu.%06llu>", d / 1000000000, d % 1000000000 / 1000);
+	}
+	emit_line(&line, e->h.tid, part == PART_REST);
+	return true;
 }
 
 static bool status_wanted(long long ret)
@@ -757,32 +856,108 @@ static bool status_wanted(long long ret)
 	return cfg.status == STATUS_ALL || (cfg.status == STATUS_FAILED) == failed;
 }
 
-static void on_enter(const struct strace_enter *e, size_t size)
+/* Unlink and recycle the pending call of *pp; an open half is no longer open. */
+static void pending_drop(struct pending **pp)
 {
-	const struct sysdecode_info *in = print__slot_info(e->h.slot);
-	struct pending **pp = pending_find(e->h.tid), *p = *pp;
+	struct pending *p = *pp;
 
-	if (p) {	/* the previous call never returned to us */
-		if (cfg.status == STATUS_ALL)
-			print_call(&p->e, NULL, true);
-		*pp = p->next;
-		pending_release(p);
+	if (open_call == p)
+		open_call = NULL;
+	*pp = p->next;
+	pending_release(p);
+}
+
+/* A call of this thread that never returned to us (its exit was lost). */
+static void pending_stale(struct pending **pp)
+{
+	struct pending *p = *pp;
+
+	if (cfg.status == STATUS_ALL) {
+		if (p->state == P_OPEN) {
+			sbuf__reset(&line);
+			sbuf__printf(&line, " <unfinished ...>");
+			emit_line(&line, p->e.h.tid, true);
+		} else if (p->state == P_HELD) {
+			print_call(&p->e, NULL, PART_UNFINISHED, 0);
+		}
 	}
-	if (in && in->ret == 'n' && e->h.slot < STRACE_IA32) {
-		/* exit, exit_group: no return to wait for */
-		if (cfg.status == STATUS_ALL)	/* neither failed nor successful */
-			print_call(e, NULL, false);
-		return;
-	}
-	p = pending_alloc();
+	pending_drop(pp);
+}
+
+/* A new pending call of e's thread, from an event of size bytes. */
+static struct pending *pending_add(const struct strace_enter *e, size_t size)
+{
+	struct pending *p = pending_alloc();
+
 	if (!p)
-		return;
+		return NULL;
 	/* copy what came: a small event has no string copies */
 	memcpy(&p->e, e, size < sizeof(p->e) ? size : sizeof(p->e));
 	if (size < sizeof(p->e))
 		p->e.cap_len[0] = p->e.cap_len[1] = 0;
+	p->e.h.type = EV_ENTER;
+	p->blocked = false;
+	p->state = P_HELD;
+	p->col = 0;
 	p->next = pending[e->h.tid % PENDING_BUCKETS];
 	pending[e->h.tid % PENDING_BUCKETS] = p;
+	return p;
+}
+
+static void on_enter(const struct strace_enter *e, size_t size)
+{
+	const struct sysdecode_info *in = print__slot_info(e->h.slot);
+	struct pending **pp = pending_find(e->h.tid);
+
+	if (*pp)	/* the previous call never returned to us */
+		pending_stale(pp);
+	if (in && in->ret == 'n' && e->h.slot < STRACE_IA32) {
+		/* exit, exit_group: no return to wait for */
+		if (cfg.status == STATUS_ALL)	/* neither failed nor successful */
+			print_call(e, NULL, PART_WHOLE, 0);
+		return;
+	}
+	pending_add(e, size);
+}
+
+/*
+ * The call blocked: its entry half now, the line left open. Its entry
+ * came before (then this event's arguments are not read), or this event
+ * is its entry (a call with nothing copied at entry; -p's calls in
+ * progress). With -z/-Z a line shows only at the return, as strace's.
+ */
+static void on_blocked(const struct strace_enter *e)
+{
+	struct pending **pp = pending_find(e->h.tid), *p = *pp;
+
+	if (!p || p->e.h.slot != e->h.slot || p->blocked) {
+		if (p)
+			pending_stale(pp);
+		p = pending_add(e, STRACE_ENTER_SMALL);
+		if (!p)
+			return;
+	}
+	p->blocked = true;
+	if (cfg.status != STATUS_ALL || !print_call(&p->e, NULL, PART_HEAD, 0))
+		return;
+	p->state = P_OPEN;
+	p->col = line.len;
+	if (!cfg.ff)	/* -ff: a file per thread, no other line comes between */
+		open_call = p;
+}
+
+/* The return of pending call *pp: its line, or the rest of it. */
+static void pending_end(struct pending **pp, const struct strace_exit *x)
+{
+	struct pending *p = *pp;
+	enum part part = p->state == P_OPEN ? PART_REST :
+			 p->state == P_CUT ? PART_RESUMED : PART_WHOLE;
+
+	fds__track(&p->e, x, true);
+	if (status_wanted(x->ret))
+		print_call(&p->e, x, part, p->col);
+	fds__track(&p->e, x, false);
+	pending_drop(pp);
 }
 
 static void on_exit_event(const struct strace_exit *x)
@@ -791,12 +966,7 @@ static void on_exit_event(const struct strace_exit *x)
 	char name[64], err[32];
 
 	if (p && p->e.h.slot == x->h.slot) {
-		*pp = p->next;
-		fds__track(&p->e, x, true);
-		if (status_wanted(x->ret))
-			print_call(&p->e, x, false);
-		fds__track(&p->e, x, false);
-		pending_release(p);
+		pending_end(pp, x);
 		return;
 	}
 	/* the entry was lost: say what we know */
@@ -821,7 +991,7 @@ static void on_exit_event(const struct strace_exit *x)
 	prefix(&line, x->h.tid, x->h.ts);
 	sbuf__printf(&line, "<... %s resumed>)", print__slot_name(name, sizeof(name), x->h.slot));
 	sysdecode__ret(&line, &(struct sysdecode_opts){ .strsize = cfg.strsize }, 'd', x->ret);
-	emit_line(&line);
+	emit_line(&line, x->h.tid, false);
 }
 
 /* A whole call in one event (nothing was copied at its entry). */
@@ -830,12 +1000,13 @@ static void on_call(const struct strace_exit *x)
 	struct pending **pp = pending_find(x->h.tid), *p = *pp;
 	struct strace_enter e;
 
-	if (p) {	/* an earlier call never returned to us */
-		if (cfg.status == STATUS_ALL)
-			print_call(&p->e, NULL, true);
-		*pp = p->next;
-		pending_release(p);
+	if (p && p->blocked && p->e.h.slot == x->h.slot) {
+		/* its entry came as it blocked: the arguments are the same */
+		pending_end(pp, x);
+		return;
 	}
+	if (p)	/* an earlier call never returned to us */
+		pending_stale(pp);
 	memset(&e, 0, STRACE_ENTER_SMALL);
 	e.h = x->h;
 	e.h.type = EV_ENTER;
@@ -844,7 +1015,7 @@ static void on_call(const struct strace_exit *x)
 	e.cap_arg[0] = e.cap_arg[1] = 0xff;
 	fds__track(&e, x, true);
 	if (status_wanted(x->ret))
-		print_call(&e, x, false);
+		print_call(&e, x, PART_WHOLE, 0);
 	fds__track(&e, x, false);
 }
 
@@ -853,11 +1024,11 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 	struct pending **pp = pending_find(x->h.tid), *p = *pp;
 	int code = x->exit_code;
 
-	if (p) {
+	if (p) {	/* it ended in the call: "= ?" */
 		if (cfg.status == STATUS_ALL)
-			print_call(&p->e, NULL, false);
-		*pp = p->next;
-		pending_release(p);
+			print_call(&p->e, NULL, p->state == P_OPEN ? PART_REST :
+				   p->state == P_CUT ? PART_RESUMED : PART_KILLED, p->col);
+		pending_drop(pp);
 	}
 	if (x->h.tid == x->h.tgid)
 		fds__forget_process(x->h.tgid);
@@ -889,7 +1060,7 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 	} else {
 		sbuf__printf(&line, "+++ exited with %d +++", (code >> 8) & 0xff);
 	}
-	emit_line(&line);
+	emit_line(&line, x->h.tid, false);
 }
 
 /* strace's si_code names: generic ones, and SIGCHLD's own. */
@@ -952,7 +1123,23 @@ static void on_signal(const struct strace_signal *x)
 		sbuf__printf(&line, ", si_status=%d, si_utime=%lld, si_stime=%lld", x->status,
 			     (long long)x->utime, (long long)x->stime);
 	sbuf__printf(&line, "} ---");
-	emit_line(&line);
+	emit_line(&line, x->h.tid, false);
+}
+
+void print__detach(void)
+{
+	for (int b = 0; b < PENDING_BUCKETS; b++) {
+		for (struct pending *p = pending[b]; p; p = p->next) {
+			FILE *f = cfg.ff ? ff_open(p->e.h.tid) : trace_out;
+
+			if (p->state != P_OPEN)
+				continue;
+			fputs(" <detached ...>\n", f);
+			fflush(f);
+			p->state = P_CUT;
+		}
+	}
+	open_call = NULL;
 }
 
 int print__event(void *ctx, void *data, size_t size)
@@ -981,6 +1168,10 @@ int print__event(void *ctx, void *data, size_t size)
 	case EV_SIGNAL:
 		if (size >= sizeof(struct strace_signal))
 			on_signal(data);
+		break;
+	case EV_BLOCKED:
+		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
+			on_blocked(data);
 		break;
 	case EV_FORK:
 		break;	/* counted above */

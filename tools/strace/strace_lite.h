@@ -61,6 +61,8 @@ const struct sysdecode_info *print__slot_info(__u32 slot);
 int print__event(void *ctx, void *data, size_t size);
 /* A thread joined the traced set (for strace's "[pid N] " rule). */
 void print__live_add(__u32 tid);
+/* The end of the trace: the halves of calls still blocked end with " <detached ...>". */
+void print__detach(void);
 /* -ff: close the files of threads still open */
 void print__close(void);
 
