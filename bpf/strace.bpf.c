@@ -640,13 +640,14 @@ static __always_inline struct file *fd_file(struct task_struct *task, __u32 fd)
 }
 
 static __always_inline void fd_info(struct task_struct *task, int fd, __s32 *efd, __u32 *magic,
-				    __u32 *dev, __u64 *ino, char *name)
+				    __u32 *dev, __u32 *mnt, __u64 *ino, char *name)
 {
 	struct file *f = fd >= 0 ? fd_file(task, fd) : NULL;
+	struct vfsmount *vfsmnt;
 	struct inode *inode;
 
 	*efd = f ? fd : -1;
-	*magic = *dev = 0;
+	*magic = *dev = *mnt = 0;
 	*ino = 0;
 	name[0] = 0;
 	if (!f)
@@ -655,6 +656,12 @@ static __always_inline void fd_info(struct task_struct *task, int fd, __s32 *efd
 	*ino = BPF_CORE_READ(inode, i_ino);
 	*magic = BPF_CORE_READ(inode, i_sb, s_magic);
 	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	/*
+	 * and its mount: on overlayfs (and btrfs) stat's st_dev is not the
+	 * super block's, so user space matches a path by mount and inode too
+	 */
+	vfsmnt = BPF_CORE_READ(f, f_path.mnt);
+	*mnt = BPF_CORE_READ(container_of(vfsmnt, struct mount, mnt), mnt_id);
 	bpf_probe_read_kernel_str(name, STRACE_FDNAME_MAX, BPF_CORE_READ(f, f_path.dentry, d_name.name));
 }
 
@@ -689,9 +696,8 @@ static __always_inline void send_fds(struct pt_regs *regs, __u32 slot, __u64 id_
 	e->h.tgid = id_tgid >> 32;
 	e->h.tid = (__u32)id_tgid;
 	e->h.ts = now;
-	e->pad = 0;
-	fd_info(task, pair[0], &e->fd[0], &e->magic[0], &e->dev[0], &e->ino[0], e->name[0]);
-	fd_info(task, pair[1], &e->fd[1], &e->magic[1], &e->dev[1], &e->ino[1], e->name[1]);
+	fd_info(task, pair[0], &e->fd[0], &e->magic[0], &e->dev[0], &e->mnt[0], &e->ino[0], e->name[0]);
+	fd_info(task, pair[1], &e->fd[1], &e->magic[1], &e->dev[1], &e->mnt[1], &e->ino[1], e->name[1]);
 	submit(e, sizeof(*e));
 }
 

@@ -192,7 +192,7 @@ struct strace_fds {
 	__s32 fd[2];			/* -1: none */
 	__u32 magic[2];			/* the file system's magic (pipefs, sockfs, ...) */
 	__u32 dev[2];			/* the kernel's dev_t: major << 20 | minor */
-	__u32 pad;
+	__u32 mnt[2];			/* the mount's id (statx's stx_mnt_id) */
 	__u64 ino[2];
 	char name[2][STRACE_FDNAME_MAX];	/* the dentry's name ("[eventfd]") */
 };

@@ -31,6 +31,7 @@ struct fdent {
 	int fd;
 	bool made;	/* EV_FDS came for it: the call's exit is still to come */
 	__u32 dev;	/* the file's, from EV_FDS (kernel dev_t); ino 0: not known */
+	__u32 mnt;	/* its mount's id */
 	__u64 ino;
 	char *path;	/* NULL: not known */
 };
@@ -158,10 +159,11 @@ static __u32 kdev(dev_t d)
 
 /*
  * Is path (a magic link of /proc or a path of ours) the file of dev:ino
- * now? O_PATH opens nothing (a FIFO or device cannot block us) and the
- * attributes are the cached ones (a FUSE server is not asked).
+ * (or mnt:ino: overlayfs and btrfs report another st_dev than their super
+ * block's) now? O_PATH opens nothing (a FIFO or device cannot block us)
+ * and the attributes are the cached ones (a FUSE server is not asked).
  */
-static bool same_file(const char *path, __u32 dev, __u64 ino)
+static bool same_file(const char *path, __u32 dev, __u32 mnt, __u64 ino)
 {
 	struct statx stx;
 	int fd = open(path, O_PATH | O_CLOEXEC);
@@ -169,8 +171,10 @@ static bool same_file(const char *path, __u32 dev, __u64 ino)
 
 	if (fd < 0)
 		return false;
-	same = !statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_INO, &stx) &&
-	       stx.stx_ino == ino && kdev(makedev(stx.stx_dev_major, stx.stx_dev_minor)) == dev;
+	same = !statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_INO | STATX_MNT_ID, &stx) &&
+	       stx.stx_ino == ino &&
+	       (kdev(makedev(stx.stx_dev_major, stx.stx_dev_minor)) == dev ||
+		((stx.stx_mask & STATX_MNT_ID) && mnt && stx.stx_mnt_id == mnt));
 	close(fd);
 	return same;
 }
@@ -183,7 +187,7 @@ static bool proc_name(struct fdent *e)
 
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", e->tgid, e->fd);
 	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0 || !same_file(link, e->dev, e->ino))
+	if (n <= 0 || !same_file(link, e->dev, e->mnt, e->ino))
 		return false;
 	target[n] = 0;
 	/* the number may have been closed and reopened between the two looks */
@@ -216,7 +220,7 @@ static void remember_opened(struct fdent *e, int dirfd, const char *path, size_t
 	snprintf(full, sizeof(full), "%s%s%.*s", base ? base : "",
 		 base && strcmp(base, "/") ? "/" : "", (int)len, path);
 	real = realpath(full, NULL);
-	if (real && (!e->ino || same_file(real, e->dev, e->ino))) {
+	if (real && (!e->ino || same_file(real, e->dev, e->mnt, e->ino))) {
 		e->path = real;
 		return;
 	}
@@ -260,6 +264,7 @@ static void on_fds(const struct strace_fds *x)
 			continue;
 		e->made = true;
 		e->dev = x->dev[k];
+		e->mnt = x->mnt[k];
 		e->ino = x->ino[k];
 		e->path = pseudo_name(x->magic[k], x->ino[k], x->name[k]);
 	}
@@ -345,6 +350,7 @@ static void remember_dup(pid_t tgid, int from, int to)
 		return;
 	}
 	e->dev = src->dev;
+	e->mnt = src->mnt;
 	e->ino = src->ino;
 	e->path = path;
 }
