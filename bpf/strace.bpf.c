@@ -33,6 +33,7 @@ const volatile __u32 cfg_noreturn_slots[4] = { 60, 231, STRACE_IA32 + 1, STRACE_
 /* Traced slots (-e trace=) and what to copy per slot (tools/strace/decode/sysdecode.h). */
 const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
 const volatile __u64 cfg_capture[STRACE_SLOTS];
+const volatile bool cfg_fd_info = false;	/* -y, -P: EV_FDS, EV_EXEC_FDS */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -639,6 +640,112 @@ static __always_inline int fill_exit(struct strace_exit *e, struct pt_regs *regs
 	return 0;
 }
 
+/* The file at fd of the current task's table; NULL when none. */
+static __always_inline struct file *fd_file(struct task_struct *task, __u32 fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fda, *f = NULL;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fda = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fda[fd]);
+	return f;
+}
+
+static __always_inline void fd_info(struct task_struct *task, int fd, __s32 *efd, __u32 *magic,
+				    __u32 *dev, __u32 *mnt, __u64 *ino, char *name)
+{
+	struct file *f = fd >= 0 ? fd_file(task, fd) : NULL;
+	struct vfsmount *vfsmnt;
+	struct inode *inode;
+
+	*efd = f ? fd : -1;
+	*magic = *dev = *mnt = 0;
+	*ino = 0;
+	name[0] = 0;
+	if (!f)
+		return;
+	inode = BPF_CORE_READ(f, f_inode);
+	*ino = BPF_CORE_READ(inode, i_ino);
+	*magic = BPF_CORE_READ(inode, i_sb, s_magic);
+	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	/*
+	 * and its mount: on overlayfs (and btrfs) stat's st_dev is not the
+	 * super block's, so user space matches a path by mount and inode too
+	 */
+	vfsmnt = BPF_CORE_READ(f, f_path.mnt);
+	*mnt = BPF_CORE_READ(container_of(vfsmnt, struct mount, mnt), mnt_id);
+	bpf_probe_read_kernel_str(name, STRACE_FDNAME_MAX, BPF_CORE_READ(f, f_path.dentry, d_name.name));
+}
+
+/*
+ * -y: the files of the fds the call made, sent before its exit, while the
+ * fd table holds them: user space names each fd from the call as it
+ * returned, not from /proc later (when the number may be another file's).
+ */
+static __always_inline void send_fds(struct pt_regs *regs, __u32 slot, __u64 id_tgid, __u64 now,
+				     long ret, __u64 cap)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct strace_fds *e;
+	__s32 pair[2] = { -1, -1 };
+	__u64 args[6];
+
+	if (cap & STRACE_CAP_NEWFD_PAIR) {
+		if (ret || read_args(regs, slot >= STRACE_IA32, args) ||
+		    bpf_probe_read_user(pair, sizeof(pair),
+					(void *)arg_at(args, STRACE_CAP_OSTRUCT(cap) - 1)))
+			return;
+	} else {
+		pair[0] = ret;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		lose(id_tgid >> 32);
+		return;
+	}
+	e->h.type = EV_FDS;
+	e->h.slot = slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = (__u32)id_tgid;
+	e->h.ts = now;
+	fd_info(task, pair[0], &e->fd[0], &e->magic[0], &e->dev[0], &e->mnt[0], &e->ino[0], e->name[0]);
+	fd_info(task, pair[1], &e->fd[1], &e->magic[1], &e->dev[1], &e->mnt[1], &e->ino[1], e->name[1]);
+	submit(e, sizeof(*e));
+}
+
+/* -y: after an execve, the fds it left open (the close-on-exec ones are gone). */
+static __always_inline void send_exec_fds(__u32 slot, __u64 id_tgid, __u64 now)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct strace_exec_fds *e;
+	__u64 words;
+
+	if (!fdt)
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		lose(id_tgid >> 32);
+		return;
+	}
+	e->h.type = EV_EXEC_FDS;
+	e->h.slot = slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = (__u32)id_tgid;
+	e->h.ts = now;
+	__builtin_memset(e->open, 0, sizeof(e->open));
+	words = BPF_CORE_READ(fdt, max_fds) / 64;
+	if (words > STRACE_EXEC_FDS / 64)
+		words = STRACE_EXEC_FDS / 64;
+	_Static_assert(STRACE_EXEC_FDS / 64 * 8 == 128, "clamp_len() literal");
+	words *= 8;
+	clamp_len(words, 128, 0xff);
+	bpf_probe_read_kernel(e->open, words, BPF_CORE_READ(fdt, open_fds));
+	submit(e, sizeof(*e));
+}
+
 static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
@@ -662,10 +769,16 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 		return 0;
 	t->slot = STRACE_SLOT_NONE;
 	failed = ret < 0 && ret >= -4095;
+	now = bpf_ktime_get_ns();
+	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
+	/* before -z and -Z: the fd table is followed whatever is shown */
+	if (cfg_fd_info && !failed && (cap & (STRACE_CAP_NEWFD | STRACE_CAP_NEWFD_PAIR)))
+		send_fds(regs, slot, id_tgid, now, ret, cap);
+	if (cfg_fd_info && ret == 0 && is_exec(slot))
+		send_exec_fds(slot, id_tgid, now);
 	if ((cfg_status == STATUS_FAILED && !failed) ||
 	    (cfg_status == STATUS_SUCCESSFUL && failed))
 		return 0;
-	now = bpf_ktime_get_ns();
 	ns = now - t->enter_ns;
 
 	if (cfg_summary) {
@@ -691,7 +804,6 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 	retry = t->flags & TASK_RETRY_STR;
 	ai = t->retry_arg - 1;	/* whole: the output buffer argument, if any */
 	/* an output structure: its fixed size, when the call succeeded */
-	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	osize = STRACE_CAP_OSTRUCT(cap) ? STRACE_CAP_OSIZE(cap) : 0;
 	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && !retry && ret >= 0;
 	/* poll: fd, events and revents, nfds of them, in the array at exit */
@@ -880,17 +992,20 @@ static __always_inline int handle_fork(bool btf, struct task_struct *parent,
 		}
 	}
 	if (cfg_trace) {	/* user space counts the traced threads, as strace */
-		struct strace_hdr *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		struct strace_fork *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
 		if (!e) {
 			lose(BPF_CORE_READ(child, tgid));
 			return 0;
 		}
-		e->type = EV_FORK;
-		e->slot = STRACE_SLOT_NONE;
-		e->tgid = BPF_CORE_READ(child, tgid);
-		e->tid = ctid;
-		e->ts = bpf_ktime_get_ns();
+		e->h.type = EV_FORK;
+		e->h.slot = STRACE_SLOT_NONE;
+		e->h.tgid = BPF_CORE_READ(child, tgid);
+		e->h.tid = ctid;
+		e->h.ts = bpf_ktime_get_ns();
+		/* -y: a new process starts with a copy of its parent's fds */
+		e->parent_tgid = BPF_CORE_READ(parent, tgid);
+		e->files_shared = BPF_CORE_READ(parent, files) == BPF_CORE_READ(child, files);
 		submit(e, sizeof(*e));
 	}
 	return 0;

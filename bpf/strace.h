@@ -47,6 +47,9 @@
 /* a value-result length read at entry: *argument, or a msghdr argument's msg_namelen */
 #define STRACE_CAP_VRES(m)	(((m) >> 58) & 7)
 #define STRACE_CAP_VRES_MSG	(1ULL << 61)
+/* -y: the call makes fds (EV_FDS): the return value, or the int[2] output structure's */
+#define STRACE_CAP_NEWFD	(1ULL << 62)
+#define STRACE_CAP_NEWFD_PAIR	(1ULL << 63)
 #define STRACE_DIRENTS_MAX	256
 #define STRACE_CAP_DIRENTS_COUNT 2		/* cap_str of an exit with a dirent count */
 /* what makes an entry event carry copies */
@@ -127,7 +130,9 @@ enum strace_event_type {
 	EV_PROC_EXIT,		/* a traced process ended */
 	EV_CALL,		/* entry and exit in one (struct strace_exit) */
 	EV_SIGNAL,		/* a signal delivered to a traced thread */
-	EV_FORK,		/* -f: a thread joined the set (strace_hdr, tid: the new one) */
+	EV_FORK,		/* -f: a thread joined the set (struct strace_fork) */
+	EV_FDS,			/* -y: the files of the fds a call made, before its exit */
+	EV_EXEC_FDS,		/* -y: the fds open after a successful execve, before its exit */
 	/*
 	 * The call in progress blocked (its thread left the CPU asleep in
 	 * it): strace_enter without copies (STRACE_ENTER_SMALL), args from
@@ -176,6 +181,37 @@ struct strace_exit {
 };
 #define STRACE_EXIT_SMALL	(sizeof(struct strace_exit) - STRACE_STR_MAX)
 #define STRACE_CAP_TINY		32	/* an output this short: a short record */
+
+/* EV_FORK: h.tgid and h.tid are the new thread's */
+struct strace_fork {
+	struct strace_hdr h;
+	__u32 parent_tgid;
+	__u32 files_shared;		/* CLONE_FILES: one fd table for both */
+};
+
+/*
+ * EV_FDS: what the kernel knows of the files of the fds a call made (its
+ * return value, or pipe's and socketpair's pair), read from the fd table
+ * as the call returns: the inode, so that a path taken from the call can
+ * be checked and pipes and sockets named as the kernel names them.
+ */
+#define STRACE_FDNAME_MAX	32
+struct strace_fds {
+	struct strace_hdr h;
+	__s32 fd[2];			/* -1: none */
+	__u32 magic[2];			/* the file system's magic (pipefs, sockfs, ...) */
+	__u32 dev[2];			/* the kernel's dev_t: major << 20 | minor */
+	__u32 mnt[2];			/* the mount's id (statx's stx_mnt_id) */
+	__u64 ino[2];
+	char name[2][STRACE_FDNAME_MAX];	/* the dentry's name ("[eventfd]") */
+};
+
+/* EV_EXEC_FDS: the fd table after an execve closed the close-on-exec fds. */
+#define STRACE_EXEC_FDS		1024	/* fds looked at; those above are left be */
+struct strace_exec_fds {
+	struct strace_hdr h;
+	__u64 open[STRACE_EXEC_FDS / 64];	/* bit fd: open */
+};
 
 struct strace_proc_exit {
 	struct strace_hdr h;

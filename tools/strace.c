@@ -439,7 +439,7 @@ static int release_child(void)
 		return -errno;
 	print__live_add(child);
 	/* what it inherits from us, less the go pipe it closes before exec */
-	fds__snapshot(child);
+	fds__snapshot_exec(child);
 	fds__forget(child, go_pipe[0]);
 	if (write(go_pipe[1], "g", 1) != 1)
 		return -errno;
@@ -509,6 +509,18 @@ static void report_lost(void)
 	free(pids);
 }
 
+/* -y: calls besides those that return an fd that change the fd table or the cwd */
+static bool fd_call(const char *name)
+{
+	static const char *const calls[] = { "close", "close_range", "fcntl", "pipe", "pipe2",
+					     "socketpair", "execve", "execveat", "chdir", "fchdir" };
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strcmp(name, calls[i]))
+			return true;
+	return false;
+}
+
 static void set_rodata(void)
 {
 	size_t n;
@@ -535,25 +547,35 @@ static void set_rodata(void)
 	memcpy((void *)skel->rodata->cfg_mask, cfg.mask, sizeof(cfg.mask));
 	if (TRACK_FDS && !skel->rodata->cfg_summary) {
 		/*
-		 * -y: follow opens, dups and closes even when -e trace= leaves
-		 * them trace_out, so that fds are named from the calls, not from /proc
-		 * when the line is printed (by then the fd may be another file).
+		 * -y: follow the calls that make and close fds even when -e
+		 * trace= leaves them out (they are not shown), so that fds are
+		 * named from the calls, not from /proc when the line is printed
+		 * (by then the fd may be another file's).
 		 */
 		__u64 *m = (__u64 *)skel->rodata->cfg_mask;
 
 		for (size_t i = 0; i < n; i++) {
-			if (t[i].ret != 'f' && strcmp(t[i].name, "close") &&
-			    strcmp(t[i].name, "chdir") && strcmp(t[i].name, "fchdir"))
+			if (t[i].ret != 'f' && !fd_call(t[i].name))
 				continue;
 			nr = syscall__nr(t[i].name, false);
 			if (nr >= 0)
 				m[nr / 64] |= 1ULL << (nr % 64);
 		}
+		skel->rodata->cfg_fd_info = true;
 	}
 	for (size_t i = 0; i < n; i++) {
 		nr = syscall__nr(t[i].name, false);
-		if (nr >= 0)
-			skel->rodata->cfg_capture[nr] = sysdecode__capture_mask(&t[i]);
+		if (nr < 0)
+			continue;
+		skel->rodata->cfg_capture[nr] = sysdecode__capture_mask(&t[i]);
+		if (!skel->rodata->cfg_fd_info)
+			continue;
+		/* -y: BPF reads the files of the fds these make (EV_FDS); dups copy ours */
+		if (!strcmp(t[i].name, "pipe") || !strcmp(t[i].name, "pipe2") ||
+		    !strcmp(t[i].name, "socketpair"))
+			skel->rodata->cfg_capture[nr] |= STRACE_CAP_NEWFD_PAIR;
+		else if (t[i].ret == 'f' && strncmp(t[i].name, "dup", 3))
+			skel->rodata->cfg_capture[nr] |= STRACE_CAP_NEWFD;
 	}
 	const char *execs[4][2] = { { "execve", "" }, { "execveat", "" },
 				    { "execve", "ia32" }, { "execveat", "ia32" } };

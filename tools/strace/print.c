@@ -1173,8 +1173,14 @@ int print__event(void *ctx, void *data, size_t size)
 		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
 			on_blocked(data);
 		break;
-	case EV_FORK:
-		break;	/* counted above */
+	case EV_FORK:	/* counted above */
+		if (size >= sizeof(struct strace_fork))
+			fds__fork(data);
+		break;
+	case EV_FDS:
+	case EV_EXEC_FDS:
+		fds__event(data, size);
+		break;
 	case EV_PROC_EXIT:
 		if (size >= sizeof(struct strace_proc_exit))
 			on_proc_exit(data);

@@ -72,8 +72,13 @@ void fds__forget(pid_t tgid, int fd);
 void fds__forget_process(pid_t tgid);
 /* What a call did to the fd table: before (opens) or after (closes) its line. */
 void fds__track(const struct strace_enter *e, const struct strace_exit *x, bool before);
-/* The fds a process has when tracing starts. */
+/* The fds a process has when tracing starts; _exec: less the close-on-exec ones. */
 void fds__snapshot(pid_t tgid);
+void fds__snapshot_exec(pid_t tgid);
+/* EV_FDS, EV_EXEC_FDS: the fds a call made, those an execve left */
+void fds__event(const void *data, size_t size);
+/* EV_FORK: a new process's copy of its parent's fds */
+void fds__fork(const struct strace_fork *x);
 
 /* summary.c */
 int summary__print(int stats_fd, int hists_fd);

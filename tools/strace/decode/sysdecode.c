@@ -1662,28 +1662,29 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 }
 
 /*
- * -y: "3</etc/hostname>": what the caller knows of the fd (the open it
- * saw), else /proc/<tgid>/fd/<fd> if it is still open.
+ * -y: "3</etc/hostname>": what the caller knows of the fd (from the calls
+ * it saw), else the number alone. A deleted file is "3</tmp/x>(deleted)",
+ * as strace 6.1 prints the kernel's " (deleted)".
  */
 static void fd_arg(struct sbuf *b, const struct sysdecode_opts *o, int fd)
 {
-	char path[64], target[PATH_MAX];
-	ssize_t n;
-
+	static const char deleted[] = " (deleted)";
 	const char *known;
+	size_t n;
 
 	sbuf__printf(b, "%d", fd);
-	if (!o->fd_paths || fd < 0 || !o->tgid)
+	if (!o->fd_paths || fd < 0 || !o->tgid || !o->fd_path)
 		return;
-	known = o->fd_path ? o->fd_path(o->tgid, fd) : NULL;
-	if (known) {
-		sysdecode__quote_fd_path(b, known, strlen(known));
+	known = o->fd_path(o->tgid, fd);
+	if (!known)
+		return;
+	n = strlen(known);
+	if (n > sizeof(deleted) - 1 && !strcmp(known + n - (sizeof(deleted) - 1), deleted)) {
+		sysdecode__quote_fd_path(b, known, n - (sizeof(deleted) - 1));
+		sbuf__printf(b, "(deleted)");
 		return;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", o->tgid, fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n > 0)
-		sysdecode__quote_fd_path(b, target, n);
+	sysdecode__quote_fd_path(b, known, n);
 }
 
 void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
@@ -1770,9 +1771,19 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		sbuf__printf(b, "%s]", next > (unsigned long long)n ? ", ..." : "");
 		return;
 	}
+	case '2':	/* pipe's fds, with -y their files */
+		if (v && cap && cap->valid && cap->len >= 8) {
+			sbuf__printf(b, "[");
+			fd_arg(b, o, (int)get32(cap->data));
+			sbuf__printf(b, ", ");
+			fd_arg(b, o, (int)get32(cap->data + 4));
+			sbuf__printf(b, "]");
+			return;
+		}
+		/* fall through */
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
-	case 'J': case 'L': case 'n': case 'Y': case '2': case '4': case '5': case '7': case '&':
+	case 'J': case 'L': case 'n': case 'Y': case '4': case '5': case '7': case '&':
 	case '@': case '%': case '`': case '\'': case '_': case ';':
 		if (!v)
 			sbuf__printf(b, "NULL");

@@ -123,7 +123,7 @@ struct sysdecode_opts {
 	int strsize;		/* -s: bytes of strings and buffers shown */
 	bool hex;		/* buffers in \xNN (getrandom's) */
 	bool fd_paths;		/* -y: fd paths */
-	pid_t tgid;		/* for -y: /proc/<tgid>/fd */
+	pid_t tgid;		/* for -y: whose fds */
 	/* for -y: the caller's knowledge of fd (from the calls it saw) or NULL */
 	const char *(*fd_path)(pid_t tgid, int fd);
 };
