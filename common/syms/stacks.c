@@ -59,11 +59,14 @@ const char *stacks__kernel_name(struct stack_printer *p, __u64 addr, char *buf, 
 const char *stacks__user_name(struct stack_printer *p, pid_t tgid, __u64 addr, char *buf,
 			      size_t len)
 {
-	/* where the unwinder stopped short (abi/unwind_abi.h) */
-	if (addr == UNW_MARK_ERROR)
-		return "[unwind error]";
-	if (addr == UNW_MARK_TRUNCATED)
-		return "[truncated]";
+	/*
+	 * Where the unwinder stopped short (abi/unwind_abi.h). Into buf, as
+	 * every name: the folded and multi-line printers print buf.
+	 */
+	if (addr == UNW_MARK_ERROR || addr == UNW_MARK_TRUNCATED) {
+		snprintf(buf, len, "%s", addr == UNW_MARK_ERROR ? "[unwind error]" : "[truncated]");
+		return buf;
+	}
 	if (!p->usyms) {
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 		return buf;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
+#include "abi/unwind_abi.h"
 #include "syms/elfsyms.h"
 #include "run/msg.h"
 #include "syms/sorted.h"
@@ -758,12 +759,20 @@ static void test_folded_and_multiline(void **state)
 	stacks__print(&p, cap.f, "wl", c.pid, c.pid, &missed, &missed, 6);
 	stacks__print(&p, cap.f, "kthread", c.pid, c.pid, &k, &none, 7);
 	stacks__print(&p, cap.f, "wl", c.pid, c.pid, NULL, &us, 8);
+	/* the unwinder's marks print as marks, not as the frame before them */
+	struct stack cut = { (const __u64[]){ uips[0], uips[1], UNW_MARK_ERROR }, 3, false };
+	struct stack deep = { (const __u64[]){ uips[0], UNW_MARK_TRUNCATED }, 2, false };
+
+	stacks__print(&p, cap.f, "wl", c.pid, c.pid, NULL, &cut, 10);
+	stacks__print(&p, cap.f, "wl", c.pid, c.pid, NULL, &deep, 11);
 	assert_string_equal(capture_text(&cap),
 		"a\\x3bb;pie_fn;lib_fn;do_nanosleep;__schedule 1234\n"
 		"wl;pie_fn;lib_fn;-;do_nanosleep_[k];__schedule_[k] 5\n"
 		"wl;[missed user stack];[missed kernel stack] 6\n"
 		"kthread;do_nanosleep_[k];__schedule_[k] 7\n"
-		"wl;pie_fn;lib_fn 8\n");
+		"wl;pie_fn;lib_fn 8\n"
+		"wl;[unwind error];pie_fn;lib_fn 10\n"
+		"wl;[truncated];lib_fn 11\n");
 	capture_close(&cap);
 
 	capture_open(&cap);
