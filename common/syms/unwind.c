@@ -431,17 +431,18 @@ void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m)
 
 int unwinder__share(struct unwinder *u, const struct unw_bpf_maps *m)
 {
-	struct { struct bpf_map *map; int fd; } maps[] = {
-		{ m->rows, u ? u->rows_fd : -1 }, { m->maps, u ? u->maps_fd : -1 },
-		{ m->procs, u ? u->procs_fd : -1 }, { m->stacks, u ? u->stacks_fd : -1 },
-		{ m->remap, u ? u->remap_fd : -1 },
-	};
-	int err;
-
 	if (!u)
 		return 0;
+
+	struct { struct bpf_map *map; int fd; } maps[] = {
+		{ m->rows, u->rows_fd }, { m->maps, u->maps_fd }, { m->procs, u->procs_fd },
+		{ m->stacks, u->stacks_fd }, { m->remap, u->remap_fd },
+	};
+
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
-		err = maps[i].fd < 0 ? -EBADF : bpf_map__reuse_fd(maps[i].map, maps[i].fd);
+		/* u's fds are its loaded maps' (after unwinder__attach()) */
+		int err = bpf_map__reuse_fd(maps[i].map, maps[i].fd);
+
 		if (err) {
 			msg__fail(err, "share the unwinding maps (%s)", bpf_map__name(maps[i].map));
 			return err;
