@@ -1011,6 +1011,8 @@ static __always_inline int handle_fork(bool btf, struct task_struct *parent,
 	return 0;
 }
 
+#define SIGNAL_GROUP_EXIT 0x00000004	/* include/linux/sched/signal.h */
+
 static __always_inline int handle_exit_task(struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
@@ -1026,7 +1028,10 @@ static __always_inline int handle_exit_task(struct task_struct *p)
 			e->h.tgid = BPF_CORE_READ(p, tgid);
 			e->h.tid = tid;
 			e->h.ts = bpf_ktime_get_ns();
-			e->exit_code = BPF_CORE_READ(p, exit_code);
+			/* wait(2)'s rule: the group's code once the group exits */
+			e->group_exit = !!(BPF_CORE_READ(p, signal, flags) & SIGNAL_GROUP_EXIT);
+			e->exit_code = e->group_exit ? BPF_CORE_READ(p, signal, group_exit_code) :
+				       BPF_CORE_READ(p, exit_code);
 			/* the end of a process: wake the reader now */
 			bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 		} else {

@@ -215,8 +215,9 @@ struct strace_exec_fds {
 
 struct strace_proc_exit {
 	struct strace_hdr h;
-	__u32 exit_code;		/* the kernel's: status << 8 or signal */
-	__u32 pad;
+	__u32 exit_code;		/* as wait(2) gives it: status << 8 or signal */
+	__u32 group_exit;		/* exit_code is the process's (exit_group, a
+					 * fatal signal), not this thread's own */
 };
 
 struct strace_signal {

@@ -843,3 +843,17 @@ thread_lines() {
 	[ "$(thread_lines "$b" | grep -c '^T2 getppid() = PPID$')" = 3 ]
 	thread_lines "$b" | grep -Fxq 'T1 <... read resumed>"hello\n", 64) = 6'
 }
+
+# bats test_tags=vm
+@test "strace: -f: a main thread that ended first has its exit line after its other threads', with the process's code, as strace" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	run strace -f -o "$a" -e trace=getppid "$WL/leadexit" -n 3 -c 3
+	[ "$status" = 3 ]
+	run "$BIN/strace-lite" -f -o "$b" -e trace=getppid "$WL/leadexit" -n 3 -c 3
+	[ "$status" = 3 ]
+	cat "$b"
+	diff <(thread_lines "$a") <(thread_lines "$b")
+	[ "$(thread_lines "$b" | tail -1)" = 'T2 +++ exited with 3 +++' ]
+	[ "$(thread_lines "$b" | grep -c '^T1 getppid() = PPID$')" = 3 ]
+}

@@ -173,24 +173,45 @@ static void emit_line(struct sbuf *b, __u32 tid, bool cont)
 struct live {
 	struct live *next;
 	__u32 tid;
+	__u32 tgid;	/* 0 until an event of the thread tells */
 };
 static struct live *live[LIVE_BUCKETS];
 static int nlive;
 
-void print__live_add(__u32 tid)
+static void live_note(__u32 tid, __u32 tgid)
 {
 	struct live *l;
 
-	for (l = live[tid % LIVE_BUCKETS]; l; l = l->next)
-		if (l->tid == tid)
+	for (l = live[tid % LIVE_BUCKETS]; l; l = l->next) {
+		if (l->tid == tid) {
+			if (tgid)
+				l->tgid = tgid;
 			return;
+		}
+	}
 	l = malloc(sizeof(*l));
 	if (!l)
 		return;
 	l->tid = tid;
+	l->tgid = tgid;
 	l->next = live[tid % LIVE_BUCKETS];
 	live[tid % LIVE_BUCKETS] = l;
 	nlive++;
+}
+
+void print__live_add(__u32 tid)
+{
+	live_note(tid, 0);
+}
+
+/* Does a thread of process tgid other than its main thread live on? */
+static bool live_others(__u32 tgid)
+{
+	for (int b = 0; b < LIVE_BUCKETS; b++)
+		for (struct live *l = live[b]; l; l = l->next)
+			if (l->tgid == tgid && l->tid != tgid)
+				return true;
+	return false;
 }
 
 static void live_del(__u32 tid)
@@ -1019,10 +1040,51 @@ static void on_call(const struct strace_exit *x)
 	fds__track(&e, x, false);
 }
 
-static void on_proc_exit(const struct strace_proc_exit *x)
+/*
+ * A main thread that ended while other threads of its process live on: its
+ * "+++ exited" line waits for theirs, as wait(2) reports such a thread
+ * (and strace prints it) only once the process is empty.
+ */
+struct held_exit {
+	struct held_exit *next;
+	struct strace_proc_exit x;
+};
+static struct held_exit *held_exits;
+
+static void exit_line(const struct strace_proc_exit *x, __u32 code);
+
+/* The held line of process tgid, once its last other thread ended (last). */
+static void held_release(__u32 tgid, const struct strace_proc_exit *last)
+{
+	for (struct held_exit **pp = &held_exits, *h; (h = *pp); pp = &h->next) {
+		FILE *saved = cur_out;
+
+		if (h->x.h.tgid != tgid || (last && live_others(tgid)))
+			continue;
+		*pp = h->next;
+		cur_out = cfg.ff ? ff_open(tgid) : trace_out;
+		/* ended by the group's end: the group's code, as wait(2) gives */
+		exit_line(&h->x, last && last->group_exit ? last->exit_code : h->x.exit_code);
+		if (cfg.ff)
+			ff_close(tgid);
+		live_del(tgid);
+		cur_out = saved;
+		free(h);
+		return;
+	}
+}
+
+/* Lines held to the end (a thread's exit lost): printed as the trace ends. */
+static void held_release_all(void)
+{
+	while (held_exits)
+		held_release(held_exits->x.h.tgid, NULL);
+}
+
+/* Returns whether the thread's exit line was held. */
+static bool on_proc_exit(const struct strace_proc_exit *x)
 {
 	struct pending **pp = pending_find(x->h.tid), *p = *pp;
-	int code = x->exit_code;
 
 	if (p) {	/* it ended in the call: "= ?" */
 		if (cfg.status == STATUS_ALL)
@@ -1030,6 +1092,22 @@ static void on_proc_exit(const struct strace_proc_exit *x)
 				   p->state == P_CUT ? PART_RESUMED : PART_KILLED, p->col);
 		pending_drop(pp);
 	}
+	if (x->h.tid == x->h.tgid && live_others(x->h.tgid)) {
+		struct held_exit *h = malloc(sizeof(*h));
+
+		if (h) {
+			h->x = *x;
+			h->next = held_exits;
+			held_exits = h;
+			return true;
+		}
+	}
+	exit_line(x, x->exit_code);
+	return false;
+}
+
+static void exit_line(const struct strace_proc_exit *x, __u32 code)
+{
 	if (x->h.tid == x->h.tgid)
 		fds__forget_process(x->h.tgid);
 	if (env.json) {
@@ -1128,6 +1206,7 @@ static void on_signal(const struct strace_signal *x)
 
 void print__detach(void)
 {
+	held_release_all();
 	for (int b = 0; b < PENDING_BUCKETS; b++) {
 		for (struct pending *p = pending[b]; p; p = p->next) {
 			FILE *f = cfg.ff ? ff_open(p->e.h.tid) : trace_out;
@@ -1151,7 +1230,7 @@ int print__event(void *ctx, void *data, size_t size)
 		return 0;
 	cur_out = cfg.ff ? ff_open(h->tid) : trace_out;
 	if (h->type != EV_PROC_EXIT)
-		print__live_add(h->tid);
+		live_note(h->tid, h->tgid);
 	switch (h->type) {
 	case EV_ENTER:
 		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
@@ -1182,11 +1261,13 @@ int print__event(void *ctx, void *data, size_t size)
 		fds__event(data, size);
 		break;
 	case EV_PROC_EXIT:
-		if (size >= sizeof(struct strace_proc_exit))
-			on_proc_exit(data);
+		if (size >= sizeof(struct strace_proc_exit) && on_proc_exit(data))
+			break;	/* the main thread's line waits for the others' */
 		if (cfg.ff)
 			ff_close(h->tid);
 		live_del(h->tid);
+		if (h->tid != h->tgid && size >= sizeof(struct strace_proc_exit))
+			held_release(h->tgid, data);
 		break;
 	}
 	return 0;
