@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Python frames as BPF records them (common/bpf/python.bpf.h) and user
+ * space reads and names them (common/syms/python.c). __u32/__u64 only.
+ *
+ * At a sample, BPF finds the sampled thread's PyThreadState in the
+ * interpreter's list by native thread id, walks its frames from the
+ * innermost and stores, per frame, the code object's address and the
+ * instruction offset in a stack of its own ("py_stacks", keyed by a hash
+ * of the frames, as the unwinder's storage). Where the interpreter keeps
+ * these is per minor version: user space passes the offsets per process
+ * ("py_procs", keyed by tgid) with the address of _PyRuntime.
+ */
+#ifndef BPFLITE_PYTHON_ABI_H
+#define BPFLITE_PYTHON_ABI_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* Frames per Python stack; deeper stacks are cut and marked (PY_STACK_TRUNCATED). */
+#define PY_MAX_FRAMES		64
+/* Thread states looked at to find the sampled thread's. */
+#define PY_MAX_THREADS		64
+/* Processes with Python frames at once (py_procs). */
+#define PY_PROCS_DEFAULT	256
+/* Python stacks held (py_stacks): 536 bytes each. */
+#define PY_STACKS_DEFAULT	1024
+
+/* Byte offsets in the interpreter's structures, per minor version (python.c). */
+struct py_offsets {
+	__u32 runtime_interp_head;	/* _PyRuntimeState.interpreters.head */
+	__u32 interp_threads_head;	/* PyInterpreterState.threads.head */
+	__u32 tstate_next;		/* PyThreadState.next */
+	__u32 tstate_interp;		/* PyThreadState.interp */
+	__u32 tstate_native_tid;	/* PyThreadState.native_thread_id */
+	__u32 tstate_cframe;		/* PyThreadState.cframe */
+	__u32 cframe_current;		/* _PyCFrame.current_frame */
+	__u32 frame_code;		/* _PyInterpreterFrame.f_code */
+	__u32 frame_previous;		/* _PyInterpreterFrame.previous */
+	__u32 frame_prev_instr;		/* _PyInterpreterFrame.prev_instr */
+	__u32 frame_is_entry;		/* _PyInterpreterFrame.is_entry */
+	__u32 code_units;		/* PyCodeObject.co_code_adaptive: the first code unit */
+};
+
+struct py_proc {
+	__u64 runtime;			/* address of _PyRuntime in the process */
+	struct py_offsets o;
+};
+
+/*
+ * One frame in a word: the code object's address (user addresses fit in
+ * 47 bits), the instruction offset in code units (PY_LASTI_NONE when it
+ * is out of range) and whether the frame is the entry frame of one
+ * _PyEval_EvalFrameDefault call (its run of frames ends there).
+ */
+#define PY_CODE_MASK		((1ull << 48) - 1)
+#define PY_LASTI_SHIFT		48
+#define PY_LASTI_NONE		0x3fffu
+#define PY_ENTRY		(1ull << 62)
+#define PY_FRAME(code, lasti, entry)					\
+	(((code) & PY_CODE_MASK) | ((__u64)(lasti) << PY_LASTI_SHIFT) |	\
+	 ((entry) ? PY_ENTRY : 0))
+
+/* py_stack.flags */
+#define PY_STACK_TRUNCATED	1u	/* more than PY_MAX_FRAMES frames */
+#define PY_STACK_ERROR		2u	/* a read failed before the outermost frame */
+
+struct py_stack {
+	__u64 hash;			/* of the process and frames: a collision is seen */
+	__u32 n;			/* frames, innermost first */
+	__u32 flags;
+	__u32 tgid;			/* whose code objects these are */
+	__u32 pad;
+	__u64 frames[PY_MAX_FRAMES];
+};
+
+/* The walk's counters, in the BPF object's .bss. */
+struct py_counts {
+	__u64 samples;		/* samples of a process in py_procs */
+	__u64 no_thread;	/* its thread state not found (not a Python thread) */
+	__u64 idle;		/* a thread state without a frame */
+	__u64 stacks;		/* Python stacks recorded */
+	__u64 truncated;	/* cut at PY_MAX_FRAMES */
+	__u64 errors;		/* a read failed mid-walk */
+	__u64 collisions;	/* two stacks, one key: the second is lost */
+	__u64 dropped;		/* storage full */
+};
+
+#endif
