@@ -90,6 +90,8 @@ struct py_procinfo {
 	unsigned long long first_ns;	/* PY_PENDING: since */
 	char path[256];
 	int micro;			/* from Py_Version, -1 unknown */
+	bool looked;			/* exe: what it ran when looked at */
+	char exe[256];
 };
 
 struct py_code {
@@ -373,10 +375,21 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		__u32 k = pid;
 		struct py_proc v;
 
+		char link[64], exe[256];
+		ssize_t n;
+
 		/* named again by BPF: still in py_procs, unless it exec'd since */
 		if (p->state == PY_OK && py->procs_fd >= 0 &&
 		    !bpf_map_lookup_elem(py->procs_fd, &k, &v))
 			return 0;
+		/* not a Python and still the same program: said once is enough */
+		snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+		n = readlink(link, exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		if (p->looked && p->state == PY_NONE && !strcmp(p->exe, exe))
+			return -ENOENT;
+		p->looked = true;
+		memcpy(p->exe, exe, sizeof(exe));
 		/* an exec: the code objects named are another program's */
 		if (p->state == PY_OK)
 			code_flush(py);
