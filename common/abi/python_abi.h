@@ -27,24 +27,46 @@
 /* Python stacks held (py_stacks): 536 bytes each. */
 #define PY_STACKS_DEFAULT	1024
 
-/* Byte offsets in the interpreter's structures, per minor version (python.c). */
+/* An offset a version does not have. */
+#define PY_OFF_NONE		0xffffffffu
+
+/*
+ * Byte offsets in the interpreter's structures, per minor version
+ * (python.c): 3.11/3.12 keep a thread's innermost frame in its
+ * _PyCFrame, 3.13 in the thread state itself; 3.12+ put an entry frame
+ * of the C stack (owner FRAME_OWNED_BY_CSTACK) between the runs of two
+ * _PyEval_EvalFrameDefault calls where 3.11 flags the run's first frame
+ * with is_entry.
+ */
 struct py_offsets {
 	__u32 runtime_interp_head;	/* _PyRuntimeState.interpreters.head */
 	__u32 interp_threads_head;	/* PyInterpreterState.threads.head */
 	__u32 tstate_next;		/* PyThreadState.next */
 	__u32 tstate_interp;		/* PyThreadState.interp */
 	__u32 tstate_native_tid;	/* PyThreadState.native_thread_id */
-	__u32 tstate_cframe;		/* PyThreadState.cframe */
-	__u32 cframe_current;		/* _PyCFrame.current_frame */
-	__u32 frame_code;		/* _PyInterpreterFrame.f_code */
+	__u32 tstate_frame;		/* .cframe (3.11, 3.12), .current_frame (3.13) */
+	__u32 cframe_current;		/* _PyCFrame.current_frame; PY_OFF_NONE: tstate_frame is the frame */
+	__u32 frame_code;		/* _PyInterpreterFrame.f_code (.f_executable 3.13) */
 	__u32 frame_previous;		/* _PyInterpreterFrame.previous */
-	__u32 frame_prev_instr;		/* _PyInterpreterFrame.prev_instr */
-	__u32 frame_is_entry;		/* _PyInterpreterFrame.is_entry */
+	__u32 frame_prev_instr;		/* .prev_instr (.instr_ptr 3.13): the current code unit */
+	__u32 frame_is_entry;		/* .is_entry (3.11), else PY_OFF_NONE */
+	__u32 frame_owner;		/* .owner (3.12+: entry frames skipped), else PY_OFF_NONE */
 	__u32 code_units;		/* PyCodeObject.co_code_adaptive: the first code unit */
+	__u32 pad;
 };
+
+/* _PyInterpreterFrame.owner of a frame on the C stack (3.12+): no Python frame */
+#define PY_OWNED_BY_CSTACK	3
 
 struct py_proc {
 	__u64 runtime;			/* address of _PyRuntime in the process */
+	/*
+	 * 3.12+: the code of _PyEval_EvalFrameDefault's entry frame (3.12
+	 * interp->interpreter_trampoline, 3.13 Py_None): a C-stack frame
+	 * with it ends a run; other C-stack frames (the shim under __init__)
+	 * are only skipped.
+	 */
+	__u64 entry_code;
 	struct py_offsets o;
 };
 

@@ -6,7 +6,8 @@
  * is looked up in the interpreter's list by native thread id (each
  * thread's own: the GIL holder is another thread whenever this one waits
  * or runs C code without the GIL), then its frames are walked from the
- * innermost, at most PY_MAX_FRAMES, each read bounded and checked:
+ * innermost, at most PY_MAX_FRAMES (and a frame of the C stack between
+ * each two, 3.12+), each read bounded and checked:
  * the interpreter's memory is the traced process's and may be garbage.
  * Both loops are bpf_loop() (5.17), one verified body each.
  */
@@ -57,9 +58,11 @@ struct py_counts py_counts = {};
 
 struct py_walk {
 	struct py_offsets o;
+	__u64 entry_code;	/* py_proc.entry_code */
 	__u64 tstate;		/* the thread state looked at, then found */
 	__u64 frame;		/* the next frame to record */
 	__u64 tid;
+	__u32 n;		/* frames recorded */
 	bool found, failed;
 };
 
@@ -108,8 +111,10 @@ static long py_thread_step(__u32 i, void *vctx)
 }
 
 /*
- * One frame: its code object and instruction offset into the scratch.
- * Frame i goes to slot i, bpf_loop()'s own index (see unw_step()).
+ * One frame: its code object and instruction offset into the scratch's
+ * slot w->n. 3.12+'s frames of the C stack are no Python frames: the
+ * entry frame of an eval call flags the frame recorded before it as its
+ * run's first (3.11's is_entry), the others are skipped.
  */
 static long py_frame_step(__u32 i, void *vctx)
 {
@@ -117,33 +122,50 @@ static long py_frame_step(__u32 i, void *vctx)
 	struct py_stack *s;
 	__u64 code = 0, instr = 0, prev = 0, lasti = PY_LASTI_NONE, units;
 	__u32 zero = 0, idx;
-	__u8 entry = 0;
+	__u8 entry = 0, owner = 0;
 
 	s = bpf_map_lookup_elem(&py_scratch, &zero);
 	if (!s || !w->frame)
 		return 1;
-	if (i >= PY_MAX_FRAMES) {
+	if (bpf_probe_read_user(&code, sizeof(code), (void *)(w->frame + w->o.frame_code)) ||
+	    bpf_probe_read_user(&prev, sizeof(prev), (void *)(w->frame + w->o.frame_previous)) ||
+	    (w->o.frame_owner != PY_OFF_NONE &&
+	     bpf_probe_read_user(&owner, sizeof(owner), (void *)(w->frame + w->o.frame_owner)))) {
+		s->flags |= PY_STACK_ERROR;
+		return 1;
+	}
+	if (w->o.frame_owner != PY_OFF_NONE && owner == PY_OWNED_BY_CSTACK) {
+		idx = w->n - 1;
+		asm volatile("" : "+r"(idx));
+		if (w->n && code == w->entry_code &&
+		    !(s->frames[idx & (PY_MAX_FRAMES - 1)] & PY_ENTRY)) {
+			s->frames[idx & (PY_MAX_FRAMES - 1)] |= PY_ENTRY;
+			s->hash = (s->hash ^ PY_ENTRY) * 0x100000001b3ull;
+		}
+		w->frame = prev;
+		return 0;
+	}
+	if (w->n >= PY_MAX_FRAMES) {
 		/* frames remain: the stack is cut here, and says so */
 		s->flags |= PY_STACK_TRUNCATED;
 		return 1;
 	}
-	if (bpf_probe_read_user(&code, sizeof(code), (void *)(w->frame + w->o.frame_code)) ||
-	    bpf_probe_read_user(&instr, sizeof(instr), (void *)(w->frame + w->o.frame_prev_instr)) ||
-	    bpf_probe_read_user(&entry, sizeof(entry), (void *)(w->frame + w->o.frame_is_entry)) ||
-	    bpf_probe_read_user(&prev, sizeof(prev), (void *)(w->frame + w->o.frame_previous)) ||
+	if (bpf_probe_read_user(&instr, sizeof(instr), (void *)(w->frame + w->o.frame_prev_instr)) ||
+	    (w->o.frame_is_entry != PY_OFF_NONE &&
+	     bpf_probe_read_user(&entry, sizeof(entry), (void *)(w->frame + w->o.frame_is_entry))) ||
 	    !code || code > PY_CODE_MASK) {
 		s->flags |= PY_STACK_ERROR;
 		return 1;
 	}
-	/* prev_instr: the code unit before the next instruction (2 bytes each) */
+	/* the instruction's code unit (2 bytes each) in the code object */
 	units = code + w->o.code_units;
 	if (instr >= units && (instr - units) / 2 < PY_LASTI_NONE)
 		lasti = (instr - units) / 2;
-	idx = i;
+	idx = w->n;
 	asm volatile("" : "+r"(idx));	/* the compiler would drop the mask */
 	s->frames[idx & (PY_MAX_FRAMES - 1)] = PY_FRAME(code, lasti, entry);
 	s->hash = (s->hash ^ PY_FRAME(code, lasti, entry)) * 0x100000001b3ull;
-	s->n = i + 1;
+	s->n = ++w->n;
 	w->frame = prev;
 	return 0;
 }
@@ -158,7 +180,7 @@ static __always_inline long py_user_stack(__u32 tgid, __u32 tid)
 	struct py_walk w = { .tid = tid };
 	struct py_stack *s, *old;
 	struct py_proc *p;
-	__u64 interp = 0, cframe = 0;
+	__u64 interp = 0, cframe = 0, fp;
 	__u32 zero = 0, id;
 
 	p = bpf_map_lookup_elem(&py_procs, &tgid);
@@ -166,6 +188,7 @@ static __always_inline long py_user_stack(__u32 tgid, __u32 tid)
 		return -EFAULT;
 	py_cnt(&py_counts.samples);
 	w.o = p->o;
+	w.entry_code = p->entry_code;
 	if (bpf_probe_read_user(&interp, sizeof(interp),
 				(void *)(p->runtime + w.o.runtime_interp_head)) || !interp ||
 	    bpf_probe_read_user(&w.tstate, sizeof(w.tstate),
@@ -174,10 +197,15 @@ static __always_inline long py_user_stack(__u32 tgid, __u32 tid)
 	bpf_loop(PY_MAX_THREADS, py_thread_step, &w, 0);
 	if (!w.found)
 		goto no_thread;
-	if (bpf_probe_read_user(&cframe, sizeof(cframe), (void *)(w.tstate + w.o.tstate_cframe)) ||
-	    !cframe ||
-	    bpf_probe_read_user(&w.frame, sizeof(w.frame), (void *)(cframe + w.o.cframe_current)) ||
-	    !w.frame) {
+	/* 3.11, 3.12: tstate->cframe->current_frame; 3.13: tstate->current_frame */
+	fp = w.tstate + w.o.tstate_frame;
+	if (w.o.cframe_current != PY_OFF_NONE) {
+		if (bpf_probe_read_user(&cframe, sizeof(cframe), (void *)fp) || !cframe)
+			fp = 0;
+		else
+			fp = cframe + w.o.cframe_current;
+	}
+	if (!fp || bpf_probe_read_user(&w.frame, sizeof(w.frame), (void *)fp) || !w.frame) {
 		py_cnt(&py_counts.idle);
 		return -EFAULT;
 	}
@@ -190,9 +218,13 @@ static __always_inline long py_user_stack(__u32 tgid, __u32 tid)
 	s->flags = 0;
 	s->tgid = tgid;
 	s->pad = 0;
-	bpf_loop(PY_MAX_FRAMES + 1, py_frame_step, &w, 0);
+	/* up to PY_MAX_FRAMES, each maybe after a frame of the C stack, and one past */
+	bpf_loop(2 * PY_MAX_FRAMES + 1, py_frame_step, &w, 0);
+	if (w.frame && !s->flags)
+		s->flags |= PY_STACK_TRUNCATED;
 	if (!s->n) {
-		py_cnt(&py_counts.errors);
+		/* only frames of the C stack: between two Python calls */
+		py_cnt(s->flags ? &py_counts.errors : &py_counts.idle);
 		return -EFAULT;
 	}
 	if (s->flags & PY_STACK_TRUNCATED)

@@ -28,24 +28,36 @@
 struct py_layout {
 	int minor;
 	struct py_offsets o;
+	/* PyInterpreterState.interpreter_trampoline (3.12), else PY_OFF_NONE */
+	__u32 interp_trampoline;
+	/* the entry frame's code is Py_None (3.13) */
+	bool entry_none;
+	/* _PyRuntime starts with _Py_DebugOffsets (3.13) */
+	bool debug_offsets;
 	/* PyCodeObject */
 	__u32 code_filename, code_qualname, code_firstlineno, code_linetable;
 	/* PyObject, PyTypeObject, PyVarObject (bytes), PyASCIIObject */
 	__u32 ob_type, tp_name, bytes_size, bytes_data;
-	__u32 str_length, str_state, str_ascii_data, str_utf8_length, str_utf8, str_compact_data;
+	__u32 str_length, str_state, str_ascii_data, str_compact_data;
 	const char *source;
 };
 
 /*
- * CPython 3.11 (x86_64): the offsets of v3.11.x's Include/internal/pycore_runtime.h
- * (_PyRuntimeState.interpreters.head), pycore_interp.h (threads.head),
- * cpython/pystate.h (struct _ts: next, interp, cframe, native_thread_id;
- * _PyCFrame.current_frame), pycore_frame.h (_PyInterpreterFrame: f_code,
- * previous, prev_instr, is_entry), cpython/code.h (PyCodeObject: co_firstlineno,
- * co_filename, co_qualname, co_linetable, co_code_adaptive) and
- * cpython/unicodeobject.h (PyASCIIObject, PyCompactUnicodeObject), measured
- * with offsetof() against pyenv's 3.11.7 headers; the fields did not move
- * within 3.11 (Debian's 3.11.2 checks out at attach).
+ * x86_64, release builds (no Py_DEBUG, not free-threaded). Each minor
+ * version's offsets are offsetof()/sizeof() of its own headers, compiled
+ * with Py_BUILD_CORE against pyenv's builds (3.11.7, 3.12.1, 3.13.0):
+ * Include/internal/pycore_runtime.h (_PyRuntimeState.interpreters.head),
+ * pycore_interp.h (threads.head; 3.12's interpreter_trampoline),
+ * cpython/pystate.h (struct _ts: next, interp, native_thread_id, cframe
+ * or 3.13's current_frame; _PyCFrame.current_frame), pycore_frame.h
+ * (_PyInterpreterFrame: f_code or 3.13's f_executable, previous,
+ * prev_instr or 3.13's instr_ptr, 3.11's is_entry, 3.12+'s owner),
+ * cpython/code.h (PyCodeObject: co_firstlineno, co_filename, co_qualname,
+ * co_linetable, co_code_adaptive), cpython/unicodeobject.h
+ * (PyASCIIObject, PyCompactUnicodeObject: 3.12 dropped wstr). The fields
+ * do not move within a minor version (Debian's 3.11.2 checks out at
+ * attach); 3.13's _Py_DebugOffsets, the interpreter's own word, is read
+ * and must agree.
  */
 static const struct py_layout layouts[] = {
 	{
@@ -56,20 +68,71 @@ static const struct py_layout layouts[] = {
 			.tstate_next = 8,
 			.tstate_interp = 16,
 			.tstate_native_tid = 160,
-			.tstate_cframe = 56,
+			.tstate_frame = 56,
 			.cframe_current = 8,
 			.frame_code = 32,
 			.frame_previous = 48,
 			.frame_prev_instr = 56,
 			.frame_is_entry = 68,
+			.frame_owner = PY_OFF_NONE,
 			.code_units = 184,
 		},
+		.interp_trampoline = PY_OFF_NONE,
 		.code_filename = 112, .code_qualname = 128, .code_firstlineno = 72,
 		.code_linetable = 136,
 		.ob_type = 8, .tp_name = 24, .bytes_size = 16, .bytes_data = 32,
-		.str_length = 16, .str_state = 32, .str_ascii_data = 48,
-		.str_utf8_length = 48, .str_utf8 = 56, .str_compact_data = 72,
+		.str_length = 16, .str_state = 32, .str_ascii_data = 48, .str_compact_data = 72,
 		.source = "CPython v3.11.x headers",
+	},
+	{
+		.minor = 12,
+		.o = {
+			.runtime_interp_head = 40,
+			.interp_threads_head = 72,
+			.tstate_next = 8,
+			.tstate_interp = 16,
+			.tstate_native_tid = 144,
+			.tstate_frame = 56,
+			.cframe_current = 0,
+			.frame_code = 0,
+			.frame_previous = 8,
+			.frame_prev_instr = 56,
+			.frame_is_entry = PY_OFF_NONE,
+			.frame_owner = 70,
+			.code_units = 192,
+		},
+		.interp_trampoline = 381736,
+		.code_filename = 112, .code_qualname = 128, .code_firstlineno = 68,
+		.code_linetable = 136,
+		.ob_type = 8, .tp_name = 24, .bytes_size = 16, .bytes_data = 32,
+		.str_length = 16, .str_state = 32, .str_ascii_data = 40, .str_compact_data = 56,
+		.source = "CPython v3.12.x headers",
+	},
+	{
+		.minor = 13,
+		.o = {
+			.runtime_interp_head = 632,
+			.interp_threads_head = 7344,
+			.tstate_next = 8,
+			.tstate_interp = 16,
+			.tstate_native_tid = 160,
+			.tstate_frame = 72,
+			.cframe_current = PY_OFF_NONE,
+			.frame_code = 0,
+			.frame_previous = 8,
+			.frame_prev_instr = 56,
+			.frame_is_entry = PY_OFF_NONE,
+			.frame_owner = 70,
+			.code_units = 200,
+		},
+		.interp_trampoline = PY_OFF_NONE,
+		.entry_none = true,
+		.debug_offsets = true,
+		.code_filename = 112, .code_qualname = 128, .code_firstlineno = 68,
+		.code_linetable = 136,
+		.ob_type = 8, .tp_name = 24, .bytes_size = 16, .bytes_data = 32,
+		.str_length = 16, .str_state = 32, .str_ascii_data = 40, .str_compact_data = 56,
+		.source = "CPython v3.13.x headers, checked against its _Py_DebugOffsets",
 	},
 };
 
@@ -84,8 +147,10 @@ enum py_state { PY_NONE, PY_OK, PY_PENDING };
 struct py_procinfo {
 	pid_t pid;
 	enum py_state state;
-	const struct py_layout *l;
+	struct py_layout l;		/* has_l: the table's, or 3.13's own (_Py_DebugOffsets) */
+	bool has_l;
 	__u64 runtime;
+	__u64 entry_code;		/* py_proc.entry_code */
 	__u64 code_type;		/* the type "code" once seen: PyCode_Type */
 	unsigned long long first_ns;	/* PY_PENDING: since */
 	char path[256];
@@ -346,9 +411,126 @@ static int check_runtime(pid_t pid, const struct py_layout *l, __u64 rt, const c
 	return 1;
 }
 
+/*
+ * CPython 3.13's _Py_DebugOffsets (Include/internal/pycore_runtime.h of
+ * v3.13.0), the first member of _PyRuntime: the interpreter's own word on
+ * where its fields are, all uint64_t after the cookie. The groups hold
+ * (size, then the fields in the header's order); only those named are used.
+ */
+struct py_debug_offsets {
+	char cookie[8];			/* "xdebugpy" */
+	__u64 version;			/* PY_VERSION_HEX */
+	__u64 free_threaded;
+	__u64 runtime[3];		/* size, finalizing, interpreters_head */
+	__u64 interp[13];		/* size, id, next, threads_head, ... */
+	__u64 tstate[9];		/* size, prev, next, interp, current_frame, thread_id, native_thread_id, ... */
+	__u64 frame[6];			/* size, previous, executable, instr_ptr, localsplus, owner */
+	__u64 code[10];			/* size, filename, name, qualname, linetable, firstlineno, ..., co_code_adaptive */
+	__u64 object[2];		/* size, ob_type */
+	__u64 type[4];			/* size, tp_name, ... */
+	__u64 tuple[3], list[3], dict[3], flt[2], lng[3];
+	__u64 bytes[3];			/* size, ob_size, ob_sval */
+	__u64 unicode[4];		/* size, state, length, asciiobject_size */
+};
+
+/*
+ * 3.13: the layout from the process's _Py_DebugOffsets at rt, the table's
+ * l as the check: *differ names the first field where they part (NULL:
+ * none). 0, or -EINVAL with *why.
+ */
+static int debug_layout(pid_t pid, __u64 rt, int minor, const struct py_layout *l,
+			struct py_layout *out, const char **differ, const char **why)
+{
+	struct py_debug_offsets d;
+	struct {
+		const char *name;
+		__u64 v;
+		__u32 *field;
+	} f[] = {
+		{ "runtime_state.interpreters_head", 0, &out->o.runtime_interp_head },
+		{ "interpreter_state.threads_head", 0, &out->o.interp_threads_head },
+		{ "thread_state.next", 0, &out->o.tstate_next },
+		{ "thread_state.interp", 0, &out->o.tstate_interp },
+		{ "thread_state.current_frame", 0, &out->o.tstate_frame },
+		{ "thread_state.native_thread_id", 0, &out->o.tstate_native_tid },
+		{ "interpreter_frame.previous", 0, &out->o.frame_previous },
+		{ "interpreter_frame.executable", 0, &out->o.frame_code },
+		{ "interpreter_frame.instr_ptr", 0, &out->o.frame_prev_instr },
+		{ "interpreter_frame.owner", 0, &out->o.frame_owner },
+		{ "code_object.filename", 0, &out->code_filename },
+		{ "code_object.qualname", 0, &out->code_qualname },
+		{ "code_object.linetable", 0, &out->code_linetable },
+		{ "code_object.firstlineno", 0, &out->code_firstlineno },
+		{ "code_object.co_code_adaptive", 0, &out->o.code_units },
+		{ "pyobject.ob_type", 0, &out->ob_type },
+		{ "type_object.tp_name", 0, &out->tp_name },
+		{ "bytes_object.ob_size", 0, &out->bytes_size },
+		{ "bytes_object.ob_sval", 0, &out->bytes_data },
+		{ "unicode_object.state", 0, &out->str_state },
+		{ "unicode_object.length", 0, &out->str_length },
+		{ "unicode_object.asciiobject_size", 0, &out->str_ascii_data },
+	};
+
+	*out = *l;
+	*differ = NULL;
+	if (rd(pid, rt, &d, sizeof(d))) {
+		*why = "_PyRuntime unreadable";
+		return -EFAULT;
+	}
+	if (memcmp(d.cookie, "xdebugpy", 8) || (d.version >> 24) != 3 ||
+	    (int)((d.version >> 16) & 0xff) != minor) {
+		*why = "_PyRuntime does not start with its _Py_DebugOffsets";
+		return -EINVAL;
+	}
+	if (d.free_threaded) {
+		*why = "a free-threaded build (not yet)";
+		return -ENOTSUP;
+	}
+	f[0].v = d.runtime[2];
+	f[1].v = d.interp[3];
+	f[2].v = d.tstate[2];
+	f[3].v = d.tstate[3];
+	f[4].v = d.tstate[4];
+	f[5].v = d.tstate[6];
+	f[6].v = d.frame[1];
+	f[7].v = d.frame[2];
+	f[8].v = d.frame[3];
+	f[9].v = d.frame[5];
+	f[10].v = d.code[1];
+	f[11].v = d.code[3];
+	f[12].v = d.code[4];
+	f[13].v = d.code[5];
+	f[14].v = d.code[9];
+	f[15].v = d.object[1];
+	f[16].v = d.type[1];
+	f[17].v = d.bytes[1];
+	f[18].v = d.bytes[2];
+	f[19].v = d.unicode[1];
+	f[20].v = d.unicode[2];
+	f[21].v = d.unicode[3];
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		/* the structures these are in are a few kB at most (interp: 8 kB in 3.13.0) */
+		if (f[i].v >= (1u << 16)) {
+			*why = "_Py_DebugOffsets out of range";
+			return -EINVAL;
+		}
+		if (!*differ && f[i].v != *f[i].field)
+			*differ = f[i].name;
+		*f[i].field = f[i].v;
+	}
+	/* PyCompactUnicodeObject: the ASCII header, utf8_length and utf8 */
+	out->str_compact_data = out->str_ascii_data + 16;
+	if (out->str_compact_data > 80 || out->str_state >= out->str_ascii_data ||
+	    out->str_length + 8 > out->str_ascii_data) {
+		*why = "_Py_DebugOffsets' str layout out of range";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int push(struct pyframes *py, struct py_procinfo *p)
 {
-	struct py_proc v = { .runtime = p->runtime, .o = p->l->o };
+	struct py_proc v = { .runtime = p->runtime, .entry_code = p->entry_code, .o = p->l.o };
 	__u32 k = p->pid;
 
 	if (py->procs_fd < 0)
@@ -360,13 +542,14 @@ static int push(struct pyframes *py, struct py_procinfo *p)
 
 static int look(struct pyframes *py, pid_t pid, bool again)
 {
-	static const char *const names[] = { "_PyRuntime", "Py_Version" };
+	static const char *const names[] = { "_PyRuntime", "Py_Version", "_Py_NoneStruct" };
 	struct py_candidate c[4];
 	struct py_procinfo *p = proc_get(py, pid);
 	const struct py_layout *l = NULL;
-	const char *why = "no _PyRuntime in .dynsym";
+	struct py_layout lay;
+	const char *why = "no _PyRuntime in .dynsym", *differ = NULL;
 	bool named = false;
-	__u64 rt = 0, ver = 0;
+	__u64 rt = 0, ver = 0, none = 0, entry = 0, interp = 0;
 	int nr, minor = -1, err = -ENOENT;
 
 	if (!p)
@@ -398,7 +581,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 	}
 	nr = candidates(pid, c, 4, &named);
 	for (int i = 0; i < nr && !rt; i++) {
-		__u64 vaddr[2], first = 0;
+		__u64 vaddr[3], first = 0;
 		char path[96];
 		int fd;
 
@@ -407,7 +590,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		fd = safeopen(-1, path, &map_files_open);
 		if (fd < 0)
 			continue;
-		err = elf_syms__dynamic(fd, names, vaddr, 2, &first);
+		err = elf_syms__dynamic(fd, names, vaddr, 3, &first);
 		close(fd);
 		if (err || !vaddr[0])
 			continue;
@@ -415,6 +598,8 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		rt = c[i].start - (first & ~0xfffull) + vaddr[0];
 		snprintf(p->path, sizeof(p->path), "%.250s", c[i].path);
 		minor = c[i].lib_minor;
+		if (vaddr[2])
+			none = c[i].start - (first & ~0xfffull) + vaddr[2];
 		/* Py_Version (3.11+): PY_VERSION_HEX */
 		if (vaddr[1] && !rd64(pid, c[i].start - (first & ~0xfffull) + vaddr[1], &ver) &&
 		    (ver >> 24) == 3) {
@@ -434,7 +619,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 	if (!l) {
 		if (!again) {
 			if (minor >= 0)
-				msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.11 only): native frames only",
+				msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.11 to 3.13): native frames only",
 					  pid, minor);
 			else
 				msg__warn("PID %d: a CPython of unknown version (%s): native frames only",
@@ -442,7 +627,26 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		}
 		return -ENOTSUP;
 	}
-	err = check_runtime(pid, l, rt, &why);
+	lay = *l;
+	err = l->debug_offsets ? debug_layout(pid, rt, minor, l, &lay, &differ, &why) : 0;
+	if (!err)
+		err = check_runtime(pid, &lay, rt, &why);
+	if (err > 0) {
+		/* the entry frame's code (3.12+): a C-stack frame with it ends a run */
+		if (l->interp_trampoline != PY_OFF_NONE &&
+		    (rd64(pid, rt + lay.o.runtime_interp_head, &interp) ||
+		     rd64(pid, interp + l->interp_trampoline, &entry) || !entry)) {
+			why = "no interpreter_trampoline";
+			err = -EINVAL;
+		}
+		if (l->entry_none) {
+			entry = none;
+			if (!entry) {
+				why = "no _Py_NoneStruct in .dynsym";
+				err = -EINVAL;
+			}
+		}
+	}
 	if (err == 0) {
 		/* before Py_Initialize(): looked at again for a while */
 		if (now_ns() - p->first_ns < PENDING_NS) {
@@ -458,8 +662,10 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 			  pid, minor, p->path, (unsigned long long)rt, why);
 		return err;
 	}
-	p->l = l;
+	p->l = lay;
+	p->has_l = true;
 	p->runtime = rt;
+	p->entry_code = entry;
 	p->code_type = 0;
 	p->state = PY_OK;
 	err = push(py, p);
@@ -475,6 +681,10 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 	else
 		msg__verbose("python: PID %d: CPython 3.%d (%s), _PyRuntime at 0x%llx; offsets of 3.%d (%s)",
 			     pid, minor, p->path, (unsigned long long)rt, l->minor, l->source);
+	if (l->debug_offsets)
+		msg__verbose("python: PID %d: offsets from its _Py_DebugOffsets: %s%s", pid,
+			     differ ? "they differ from the table at " : "as the table's",
+			     differ ? differ : "");
 	return 0;
 }
 
@@ -657,7 +867,7 @@ static size_t code_slot(pid_t pid, __u64 addr)
 /* Is addr a code object (its type named "code")? */
 static bool is_code(pid_t pid, struct py_procinfo *p, __u64 addr)
 {
-	const struct py_layout *l = p->l;
+	const struct py_layout *l = &p->l;
 	__u64 type, name;
 	char s[8];
 
@@ -673,7 +883,7 @@ static bool is_code(pid_t pid, struct py_procinfo *p, __u64 addr)
 
 static struct py_code *code_get(struct pyframes *py, struct py_procinfo *p, __u64 addr)
 {
-	const struct py_layout *l = p->l;
+	const struct py_layout *l = &p->l;
 	struct py_code *c;
 	size_t i = code_slot(p->pid, addr);
 	__u64 qn, fn, lt, ltlen;
@@ -734,7 +944,7 @@ static const char *mark_name(__u64 frame, struct pyframes *py, pid_t tgid)
 	__u32 lasti = (frame >> PY_LASTI_SHIFT) & PY_LASTI_NONE;
 	struct py_procinfo *p = py ? proc_find(py, tgid) : NULL;
 
-	if (code && (!p || !p->l))
+	if (code && (!p || !p->has_l))
 		return "[python: unknown process]";
 	if (code)
 		return NULL;
@@ -894,7 +1104,7 @@ void python__tick(struct pyframes *py)
 		    bpf_map_lookup_elem(py->stacks_fd, &ids[i], &rec) || rec.n > PY_MAX_FRAMES)
 			continue;
 		p = proc_find(py, rec.tgid);
-		if (!p || !p->l)
+		if (!p || !p->has_l)
 			continue;
 		for (__u32 j = 0; j < rec.n; j++)
 			code_get(py, p, rec.frames[j] & PY_CODE_MASK);

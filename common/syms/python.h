@@ -5,7 +5,7 @@
  * A process is a CPython we can read when one of its files (the
  * executable, or libpython3.X.so) exports _PyRuntime in .dynsym (read
  * with elfsyms.c), Py_Version (or the library's name) says a minor
- * version of the offsets table in python.c (3.11 so far), and the
+ * version of the offsets table in python.c (3.11 to 3.13), and the
  * runtime checks out in its memory: the first interpreter's first thread
  * state points back at it and names a thread of the process. Then
  * py_procs gets the runtime's address and the offsets, and BPF records
