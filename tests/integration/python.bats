@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Python frames in profile-lite's stacks (--python): CPython 3.11 as
 # Debian ships it (/usr/bin/python3.11: libpython linked in, stripped, only
-# .dynsym) and as pyenv builds it (3.11.7, shared libpython). Workload:
+# .dynsym) and 3.11 to 3.13 as pyenv builds them (3.11.7, 3.12.1, 3.13.0:
+# shared libpython). Workload:
 # tests/workloads/pyhotcold.py, hot() and cold() burning CPU 4:1, each
 # one's CPU time measured by the script itself.
 
@@ -23,10 +24,11 @@ teardown() {
 	cleanup_test
 }
 
-pyenv_311() {
+# pyenv_python VERSION: pyenv's python3.X of VERSION (3.12.1)
+pyenv_python() {
 	local root
 	root=${PYENV_ROOT:-$(pyenv root 2>/dev/null || echo /root/.pyenv)}
-	echo "$root/versions/3.11.7/bin/python3.11"
+	echo "$root/versions/$1/bin/python${1%.*}"
 }
 
 # hotcold PYTHON ARGS...: pyhotcold.py under PYTHON for 4 s, profile-lite
@@ -91,9 +93,14 @@ assert_hotcold() {
 	assert_hotcold
 	# -v names the interpreter and the offsets
 	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.11 " "$TOOL_ERR"
-	# callers under callees, the eval loop's frames replaced: the script's
-	# frames reach the native root
+	assert_merged
+}
+
+# assert_merged (--unwind dwarf): callers under callees, the eval loop's
+# frames replaced: the script's frames reach the native root
+assert_merged() {
 	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" = 0 ]
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
 	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
 		any(.[]; .type == "stack" and .pid == $p and
 		(.user_stack | at("^hot \\(") as $h | at("^main \\(") as $m |
@@ -107,9 +114,35 @@ assert_hotcold() {
 }
 
 @test "python: pyenv's CPython 3.11.7 (shared libpython), --unwind dwarf: hot:cold as measured" {
-	hotcold "$(pyenv_311)" --python --unwind dwarf -v
+	hotcold "$(pyenv_python 3.11.7)" --python --unwind dwarf -v
 	assert_hotcold
 	grep -E "python: PID $WLPID: CPython 3\.11\.7 \(.*/libpython3\.11\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.11 " "$TOOL_ERR"
+}
+
+@test "python: pyenv's CPython 3.12.1 (entry frames on the C stack), --unwind dwarf: hot:cold as measured, merged" {
+	hotcold "$(pyenv_python 3.12.1)" --python --unwind dwarf -v
+	assert_hotcold
+	grep -E "python: PID $WLPID: CPython 3\.12\.1 \(.*/libpython3\.12\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.12 " "$TOOL_ERR"
+	assert_merged
+}
+
+@test "python: pyenv's CPython 3.12.1 by frame pointers: hot:cold as measured" {
+	hotcold "$(pyenv_python 3.12.1)" --python
+	assert_hotcold
+}
+
+@test "python: pyenv's CPython 3.13.0 (tstate->current_frame, _Py_DebugOffsets), --unwind dwarf: hot:cold as measured, merged" {
+	hotcold "$(pyenv_python 3.13.0)" --python --unwind dwarf -v
+	assert_hotcold
+	grep -E "python: PID $WLPID: CPython 3\.13\.0 \(.*/libpython3\.13\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.13 " "$TOOL_ERR"
+	# the process's own offsets agree with the table's
+	grep -E "python: PID $WLPID: offsets from its _Py_DebugOffsets: as the table's$" "$TOOL_ERR"
+	assert_merged
+}
+
+@test "python: pyenv's CPython 3.13.0 by frame pointers: hot:cold as measured" {
+	hotcold "$(pyenv_python 3.13.0)" --python
+	assert_hotcold
 }
 
 @test "python: a process named python that is not one: native frames only, one line on stderr" {
