@@ -95,7 +95,7 @@ static const struct argp_option options[] = {
 	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
 	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
 	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
-	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.11 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf). Not with --off-cpu yet", 0 },
+	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf). Not with --off-cpu yet", 0 },
 	{ 0 },
 };
 

@@ -32,7 +32,9 @@
 
 /*
  * Byte offsets in the interpreter's structures, per minor version
- * (python.c): 3.11/3.12 keep a thread's innermost frame in its
+ * (python.c): 3.10 chains PyFrameObjects (tstate->frame, f_back, f_code,
+ * f_lasti), each run by a _PyEval_EvalFrameDefault call of its own, and
+ * knows a thread by pthread_self() only (PY_O_PTHREAD_ID); 3.11/3.12 keep a thread's innermost frame in its
  * _PyCFrame, 3.13 in the thread state itself; 3.12+ put an entry frame
  * of the C stack (owner FRAME_OWNED_BY_CSTACK) between the runs of two
  * _PyEval_EvalFrameDefault calls where 3.11 flags the run's first frame
@@ -43,17 +45,26 @@ struct py_offsets {
 	__u32 interp_threads_head;	/* PyInterpreterState.threads.head */
 	__u32 tstate_next;		/* PyThreadState.next */
 	__u32 tstate_interp;		/* PyThreadState.interp */
-	__u32 tstate_native_tid;	/* PyThreadState.native_thread_id */
-	__u32 tstate_frame;		/* .cframe (3.11, 3.12), .current_frame (3.13) */
+	__u32 tstate_native_tid;	/* PyThreadState.native_thread_id (3.10: .thread_id) */
+	__u32 tstate_frame;		/* .cframe (3.11, 3.12), .current_frame (3.13), .frame (3.10) */
 	__u32 cframe_current;		/* _PyCFrame.current_frame; PY_OFF_NONE: tstate_frame is the frame */
 	__u32 frame_code;		/* _PyInterpreterFrame.f_code (.f_executable 3.13) */
-	__u32 frame_previous;		/* _PyInterpreterFrame.previous */
-	__u32 frame_prev_instr;		/* .prev_instr (.instr_ptr 3.13): the current code unit */
+	__u32 frame_previous;		/* _PyInterpreterFrame.previous (3.10: f_back) */
+	__u32 frame_prev_instr;		/* .prev_instr (.instr_ptr 3.13): the current code unit;
+					 * 3.10: f_lasti, an int in code units */
 	__u32 frame_is_entry;		/* .is_entry (3.11), else PY_OFF_NONE */
 	__u32 frame_owner;		/* .owner (3.12+: entry frames skipped), else PY_OFF_NONE */
 	__u32 code_units;		/* PyCodeObject.co_code_adaptive: the first code unit */
-	__u32 pad;
+	__u32 flags;			/* PY_O_* */
 };
+
+/*
+ * 3.10: the thread state's id is pthread_self(), on x86_64 the thread's
+ * fs base (glibc's TCB); its frames are PyFrameObjects, f_lasti an int,
+ * every frame the entry frame of its own eval call.
+ */
+#define PY_O_PTHREAD_ID		1u
+#define PY_O_FRAME_OBJECTS	2u
 
 /* _PyInterpreterFrame.owner of a frame on the C stack (3.12+): no Python frame */
 #define PY_OWNED_BY_CSTACK	3

@@ -150,6 +150,20 @@ static long py_frame_step(__u32 i, void *vctx)
 		s->flags |= PY_STACK_TRUNCATED;
 		return 1;
 	}
+	if (w->o.flags & PY_O_FRAME_OBJECTS) {
+		/* 3.10: f_lasti, -1 before the first instruction */
+		__s32 fl = -1;
+
+		if (bpf_probe_read_user(&fl, sizeof(fl), (void *)(w->frame + w->o.frame_prev_instr)) ||
+		    !code || code > PY_CODE_MASK) {
+			s->flags |= PY_STACK_ERROR;
+			return 1;
+		}
+		if (fl >= 0 && fl < PY_LASTI_NONE)
+			lasti = fl;
+		entry = 1;
+		goto record;
+	}
 	if (bpf_probe_read_user(&instr, sizeof(instr), (void *)(w->frame + w->o.frame_prev_instr)) ||
 	    (w->o.frame_is_entry != PY_OFF_NONE &&
 	     bpf_probe_read_user(&entry, sizeof(entry), (void *)(w->frame + w->o.frame_is_entry))) ||
@@ -161,6 +175,7 @@ static long py_frame_step(__u32 i, void *vctx)
 	units = code + w->o.code_units;
 	if (instr >= units && (instr - units) / 2 < PY_LASTI_NONE)
 		lasti = (instr - units) / 2;
+record:
 	idx = w->n;
 	asm volatile("" : "+r"(idx));	/* the compiler would drop the mask */
 	s->frames[idx & (PY_MAX_FRAMES - 1)] = PY_FRAME(code, lasti, entry);
@@ -189,6 +204,16 @@ static __always_inline long py_user_stack(__u32 tgid, __u32 tid)
 	py_cnt(&py_counts.samples);
 	w.o = p->o;
 	w.entry_code = p->entry_code;
+	if (w.o.flags & PY_O_PTHREAD_ID) {
+		/* 3.10 knows a thread by pthread_self(): glibc's TCB, the fs base */
+#ifdef __TARGET_ARCH_x86
+		struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+
+		w.tid = BPF_CORE_READ(t, thread.fsbase);
+#else
+		goto no_thread;
+#endif
+	}
 	if (bpf_probe_read_user(&interp, sizeof(interp),
 				(void *)(p->runtime + w.o.runtime_interp_head)) || !interp ||
 	    bpf_probe_read_user(&w.tstate, sizeof(w.tstate),

@@ -45,7 +45,11 @@ struct py_layout {
 /*
  * x86_64, release builds (no Py_DEBUG, not free-threaded). Each minor
  * version's offsets are offsetof()/sizeof() of its own headers, compiled
- * with Py_BUILD_CORE against pyenv's builds (3.11.7, 3.12.1, 3.13.0):
+ * with Py_BUILD_CORE against pyenv's builds (3.10.13, 3.11.7, 3.12.1,
+ * 3.13.0). 3.10: pycore_interp.h's tstate_head, cpython/pystate.h's
+ * frame and thread_id, cpython/frameobject.h (PyFrameObject: f_back,
+ * f_code, f_lasti); its code objects have no co_qualname (the name is
+ * co_name's) and the older line table. 3.11+:
  * Include/internal/pycore_runtime.h (_PyRuntimeState.interpreters.head),
  * pycore_interp.h (threads.head; 3.12's interpreter_trampoline),
  * cpython/pystate.h (struct _ts: next, interp, native_thread_id, cframe
@@ -60,6 +64,31 @@ struct py_layout {
  * and must agree.
  */
 static const struct py_layout layouts[] = {
+	{
+		.minor = 10,
+		.o = {
+			.runtime_interp_head = 32,
+			.interp_threads_head = 8,
+			.tstate_next = 8,
+			.tstate_interp = 16,
+			.tstate_native_tid = 176,
+			.tstate_frame = 24,
+			.cframe_current = PY_OFF_NONE,
+			.frame_code = 32,
+			.frame_previous = 24,
+			.frame_prev_instr = 96,
+			.frame_is_entry = PY_OFF_NONE,
+			.frame_owner = PY_OFF_NONE,
+			.code_units = 0,
+			.flags = PY_O_PTHREAD_ID | PY_O_FRAME_OBJECTS,
+		},
+		.interp_trampoline = PY_OFF_NONE,
+		.code_filename = 104, .code_qualname = 112, .code_firstlineno = 40,
+		.code_linetable = 120,
+		.ob_type = 8, .tp_name = 24, .bytes_size = 16, .bytes_data = 32,
+		.str_length = 16, .str_state = 32, .str_ascii_data = 48, .str_compact_data = 72,
+		.source = "CPython v3.10.x headers",
+	},
 	{
 		.minor = 11,
 		.o = {
@@ -404,7 +433,14 @@ static int check_runtime(pid_t pid, const struct py_layout *l, __u64 rt, const c
 		*why = "the thread state does not point back at its interpreter";
 		return -EINVAL;
 	}
-	if (rd64(pid, ts + l->o.tstate_native_tid, &tid) || !is_thread_of(pid, tid)) {
+	if (l->o.flags & PY_O_PTHREAD_ID) {
+		/* 3.10's thread_id is pthread_self(): glibc's TCB, whose first word is itself */
+		if (rd64(pid, ts + l->o.tstate_native_tid, &tid) || rd64(pid, tid, &back) ||
+		    back != tid) {
+			*why = "the thread state's thread_id is no thread of the process";
+			return -EINVAL;
+		}
+	} else if (rd64(pid, ts + l->o.tstate_native_tid, &tid) || !is_thread_of(pid, tid)) {
 		*why = "the thread state's native_thread_id is no thread of the process";
 		return -EINVAL;
 	}
@@ -619,7 +655,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 	if (!l) {
 		if (!again) {
 			if (minor >= 0)
-				msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.11 to 3.13): native frames only",
+				msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.10 to 3.13): native frames only",
 					  pid, minor);
 			else
 				msg__warn("PID %d: a CPython of unknown version (%s): native frames only",
@@ -857,6 +893,29 @@ int python__line311(const __u8 *t, size_t len, int firstlineno, __u32 lasti)
 	return -1;
 }
 
+/*
+ * The 3.10 line table (Objects/lnotab_notes.txt of v3.10.x): pairs of an
+ * unsigned byte, the range's length in bytes, and a signed byte, its
+ * line's delta (-128: the range has no line). A range of length 0 only
+ * moves the line.
+ */
+int python__line310(const __u8 *t, size_t len, int firstlineno, __u32 lasti)
+{
+	long line = firstlineno, addr = (long)lasti * 2, end = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		long start = end;
+		__s8 delta = (__s8)t[i + 1];
+
+		end += t[i];
+		if (delta != -128)
+			line += delta;
+		if (addr >= start && addr < end)
+			return delta == -128 || line < 0 || line > 0x7fffffff ? -1 : (int)line;
+	}
+	return -1;
+}
+
 static size_t code_slot(pid_t pid, __u64 addr)
 {
 	__u64 h = (addr ^ ((__u64)pid << 32)) * 0x9e3779b97f4a7c15ull;
@@ -985,7 +1044,9 @@ static const char *code_name(struct pyframes *py, struct py_procinfo *p, __u64 f
 		return buf;
 	}
 	if (lasti != PY_LASTI_NONE && c->linetable)
-		line = python__line311(c->linetable, c->lt_len, c->firstlineno, lasti);
+		line = p->l.minor == 10 ?
+		       python__line310(c->linetable, c->lt_len, c->firstlineno, lasti) :
+		       python__line311(c->linetable, c->lt_len, c->firstlineno, lasti);
 	/* no line for the instruction: the function's first */
 	snprintf(buf, len, "%s (%s:%d)", c->qualname, c->filename,
 		 line >= 0 ? line : c->firstlineno);

@@ -5,7 +5,7 @@
  * A process is a CPython we can read when one of its files (the
  * executable, or libpython3.X.so) exports _PyRuntime in .dynsym (read
  * with elfsyms.c), Py_Version (or the library's name) says a minor
- * version of the offsets table in python.c (3.11 to 3.13), and the
+ * version of the offsets table in python.c (3.10 to 3.13), and the
  * runtime checks out in its memory: the first interpreter's first thread
  * state points back at it and names a thread of the process. Then
  * py_procs gets the runtime's address and the offsets, and BPF records
@@ -77,7 +77,9 @@ const char *python__name(struct pyframes *py, pid_t tgid, __u64 frame, char *buf
 /* -v: processes found, and the walk's counters c. */
 void python__report(struct pyframes *py, const struct py_counts *c);
 
-/* The line of instruction lasti (code units) in a 3.11 location table; -1: none. */
+/* The line of instruction lasti (code units) in a 3.11+ location table; -1: none. */
 int python__line311(const __u8 *table, size_t len, int firstlineno, __u32 lasti);
+/* The same in a 3.10 line table (co_linetable's pairs). */
+int python__line310(const __u8 *table, size_t len, int firstlineno, __u32 lasti);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* CPython 3.11's location table (common/syms/python.c), against CPython itself. */
+/* CPython's line tables (common/syms/python.c), against CPython itself: 3.11's, 3.10's. */
 #include <string.h>
 #include "unit.h"
 #include "syms/python.h"
@@ -74,11 +74,55 @@ static void test_garbage(void **state)
 	assert_int_equal(python__line311(NULL, 0, 1, 0), -1);
 }
 
+/*
+ * 3.10: the same f's co_linetable by pyenv's 3.10.13 and co_lines() (in
+ * bytes; lasti counts code units); a lambda of _collections_abc.py whose
+ * first range has no line (-128); a jump of 300 lines (two pairs of
+ * length 0 first).
+ */
+static void test_lines310(void **state)
+{
+	static const struct {
+		const char *hex;
+		int first;
+		int ranges[9][3];
+	} t310[] = {
+		{ "04010c0108010e010a020201020104ff", 1,
+		  { { 0, 4, 2 }, { 4, 16, 3 }, { 16, 24, 4 }, { 24, 38, 5 }, { 38, 48, 7 },
+		    { 48, 50, 8 }, { 50, 52, 9 }, { 52, 56, 8 } } },
+		{ "02800600", 62, { { 0, 2, -1 }, { 2, 8, 62 } } },
+		{ "0401007f007f042e", 211, { { 0, 4, 212 }, { 4, 8, 512 } } },
+	};
+	__u8 t[64];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(t310) / sizeof(t310[0]); k++) {
+		size_t n = unhex(t310[k].hex, t);
+		int end = 0;
+
+		for (size_t r = 0; r < 9 && t310[k].ranges[r][1]; r++) {
+			for (int b = t310[k].ranges[r][0]; b < t310[k].ranges[r][1]; b += 2)
+				assert_int_equal(python__line310(t, n, t310[k].first, b / 2),
+						 t310[k].ranges[r][2]);
+			end = t310[k].ranges[r][1];
+		}
+		/* past the end: no line */
+		assert_int_equal(python__line310(t, n, t310[k].first, end / 2), -1);
+		/* every cut of the table: a line or none, never a read past it */
+		for (size_t len = 0; len < n; len++)
+			for (int u = 0; u < end / 2; u++)
+				assert_true(python__line310(t, len, t310[k].first, u) >= -1);
+	}
+	assert_int_equal(python__line310(NULL, 0, 1, 0), -1);
+	assert_int_equal(python__line310(t, 1, 1, 0), -1);	/* half a pair */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_lines310),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
