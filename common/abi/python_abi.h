@@ -34,8 +34,9 @@
  * Byte offsets in the interpreter's structures, per minor version
  * (python.c): 3.10 chains PyFrameObjects (tstate->frame, f_back, f_code,
  * f_lasti), each run by a _PyEval_EvalFrameDefault call of its own, and
- * knows a thread by pthread_self() only (PY_O_PTHREAD_ID); 3.11/3.12 keep a thread's innermost frame in its
- * _PyCFrame, 3.13 in the thread state itself; 3.12+ put an entry frame
+ * knows a thread by pthread_self() only (PY_O_PTHREAD_ID); 3.11/3.12
+ * keep a thread's innermost frame in its _PyCFrame, 3.13 in the thread
+ * state itself; 3.12+ put an entry frame
  * of the C stack (owner FRAME_OWNED_BY_CSTACK) between the runs of two
  * _PyEval_EvalFrameDefault calls where 3.11 flags the run's first frame
  * with is_entry.
@@ -71,13 +72,6 @@ struct py_offsets {
 
 struct py_proc {
 	__u64 runtime;			/* address of _PyRuntime in the process */
-	/*
-	 * 3.12+: the code of _PyEval_EvalFrameDefault's entry frame (3.12
-	 * interp->interpreter_trampoline, 3.13 Py_None): a C-stack frame
-	 * with it ends a run; other C-stack frames (the shim under __init__)
-	 * are only skipped.
-	 */
-	__u64 entry_code;
 	struct py_offsets o;
 };
 

@@ -58,7 +58,6 @@ struct py_counts py_counts = {};
 
 struct py_walk {
 	struct py_offsets o;
-	__u64 entry_code;	/* py_proc.entry_code */
 	__u64 tstate;		/* the thread state looked at, then found */
 	__u64 frame;		/* the next frame to record */
 	__u64 tid;
@@ -112,9 +111,10 @@ static long py_thread_step(__u32 i, void *vctx)
 
 /*
  * One frame: its code object and instruction offset into the scratch's
- * slot w->n. 3.12+'s frames of the C stack are no Python frames: the
- * entry frame of an eval call flags the frame recorded before it as its
- * run's first (3.11's is_entry), the others are skipped.
+ * slot w->n. 3.12+'s frames of the C stack are no Python frames: each is
+ * the entry frame of an eval call (only _PyEval_EvalFrameDefault makes
+ * them) and flags the frame recorded before it as its run's first
+ * (3.11's is_entry).
  */
 static long py_frame_step(__u32 i, void *vctx)
 {
@@ -137,8 +137,7 @@ static long py_frame_step(__u32 i, void *vctx)
 	if (w->o.frame_owner != PY_OFF_NONE && owner == PY_OWNED_BY_CSTACK) {
 		idx = w->n - 1;
 		asm volatile("" : "+r"(idx));
-		if (w->n && code == w->entry_code &&
-		    !(s->frames[idx & (PY_MAX_FRAMES - 1)] & PY_ENTRY)) {
+		if (w->n && !(s->frames[idx & (PY_MAX_FRAMES - 1)] & PY_ENTRY)) {
 			s->frames[idx & (PY_MAX_FRAMES - 1)] |= PY_ENTRY;
 			s->hash = (s->hash ^ PY_ENTRY) * 0x100000001b3ull;
 		}
@@ -203,7 +202,6 @@ static __always_inline long py_user_stack(__u32 tgid, __u32 tid)
 		return -EFAULT;
 	py_cnt(&py_counts.samples);
 	w.o = p->o;
-	w.entry_code = p->entry_code;
 	if (w.o.flags & PY_O_PTHREAD_ID) {
 		/* 3.10 knows a thread by pthread_self(): glibc's TCB, the fs base */
 #ifdef __TARGET_ARCH_x86

@@ -28,10 +28,6 @@
 struct py_layout {
 	int minor;
 	struct py_offsets o;
-	/* PyInterpreterState.interpreter_trampoline (3.12), else PY_OFF_NONE */
-	__u32 interp_trampoline;
-	/* the entry frame's code is Py_None (3.13) */
-	bool entry_none;
 	/* _PyRuntime starts with _Py_DebugOffsets (3.13) */
 	bool debug_offsets;
 	/* PyCodeObject */
@@ -51,7 +47,7 @@ struct py_layout {
  * f_code, f_lasti); its code objects have no co_qualname (the name is
  * co_name's) and the older line table. 3.11+:
  * Include/internal/pycore_runtime.h (_PyRuntimeState.interpreters.head),
- * pycore_interp.h (threads.head; 3.12's interpreter_trampoline),
+ * pycore_interp.h (threads.head),
  * cpython/pystate.h (struct _ts: next, interp, native_thread_id, cframe
  * or 3.13's current_frame; _PyCFrame.current_frame), pycore_frame.h
  * (_PyInterpreterFrame: f_code or 3.13's f_executable, previous,
@@ -82,7 +78,6 @@ static const struct py_layout layouts[] = {
 			.code_units = 0,
 			.flags = PY_O_PTHREAD_ID | PY_O_FRAME_OBJECTS,
 		},
-		.interp_trampoline = PY_OFF_NONE,
 		.code_filename = 104, .code_qualname = 112, .code_firstlineno = 40,
 		.code_linetable = 120,
 		.ob_type = 8, .tp_name = 24, .bytes_size = 16, .bytes_data = 32,
@@ -106,7 +101,6 @@ static const struct py_layout layouts[] = {
 			.frame_owner = PY_OFF_NONE,
 			.code_units = 184,
 		},
-		.interp_trampoline = PY_OFF_NONE,
 		.code_filename = 112, .code_qualname = 128, .code_firstlineno = 72,
 		.code_linetable = 136,
 		.ob_type = 8, .tp_name = 24, .bytes_size = 16, .bytes_data = 32,
@@ -130,7 +124,6 @@ static const struct py_layout layouts[] = {
 			.frame_owner = 70,
 			.code_units = 192,
 		},
-		.interp_trampoline = 381736,
 		.code_filename = 112, .code_qualname = 128, .code_firstlineno = 68,
 		.code_linetable = 136,
 		.ob_type = 8, .tp_name = 24, .bytes_size = 16, .bytes_data = 32,
@@ -154,8 +147,6 @@ static const struct py_layout layouts[] = {
 			.frame_owner = 70,
 			.code_units = 200,
 		},
-		.interp_trampoline = PY_OFF_NONE,
-		.entry_none = true,
 		.debug_offsets = true,
 		.code_filename = 112, .code_qualname = 128, .code_firstlineno = 68,
 		.code_linetable = 136,
@@ -179,7 +170,6 @@ struct py_procinfo {
 	struct py_layout l;		/* has_l: the table's, or 3.13's own (_Py_DebugOffsets) */
 	bool has_l;
 	__u64 runtime;
-	__u64 entry_code;		/* py_proc.entry_code */
 	__u64 code_type;		/* the type "code" once seen: PyCode_Type */
 	unsigned long long first_ns;	/* PY_PENDING: since */
 	char path[256];
@@ -566,7 +556,7 @@ static int debug_layout(pid_t pid, __u64 rt, int minor, const struct py_layout *
 
 static int push(struct pyframes *py, struct py_procinfo *p)
 {
-	struct py_proc v = { .runtime = p->runtime, .entry_code = p->entry_code, .o = p->l.o };
+	struct py_proc v = { .runtime = p->runtime, .o = p->l.o };
 	__u32 k = p->pid;
 
 	if (py->procs_fd < 0)
@@ -578,14 +568,14 @@ static int push(struct pyframes *py, struct py_procinfo *p)
 
 static int look(struct pyframes *py, pid_t pid, bool again)
 {
-	static const char *const names[] = { "_PyRuntime", "Py_Version", "_Py_NoneStruct" };
+	static const char *const names[] = { "_PyRuntime", "Py_Version" };
 	struct py_candidate c[4];
 	struct py_procinfo *p = proc_get(py, pid);
 	const struct py_layout *l = NULL;
 	struct py_layout lay;
 	const char *why = "no _PyRuntime in .dynsym", *differ = NULL;
 	bool named = false;
-	__u64 rt = 0, ver = 0, none = 0, entry = 0, interp = 0;
+	__u64 rt = 0, ver = 0;
 	int nr, minor = -1, err = -ENOENT;
 
 	if (!p)
@@ -617,7 +607,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 	}
 	nr = candidates(pid, c, 4, &named);
 	for (int i = 0; i < nr && !rt; i++) {
-		__u64 vaddr[3], first = 0;
+		__u64 vaddr[2], first = 0;
 		char path[96];
 		int fd;
 
@@ -626,7 +616,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		fd = safeopen(-1, path, &map_files_open);
 		if (fd < 0)
 			continue;
-		err = elf_syms__dynamic(fd, names, vaddr, 3, &first);
+		err = elf_syms__dynamic(fd, names, vaddr, 2, &first);
 		close(fd);
 		if (err || !vaddr[0])
 			continue;
@@ -634,8 +624,6 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		rt = c[i].start - (first & ~0xfffull) + vaddr[0];
 		snprintf(p->path, sizeof(p->path), "%.250s", c[i].path);
 		minor = c[i].lib_minor;
-		if (vaddr[2])
-			none = c[i].start - (first & ~0xfffull) + vaddr[2];
 		/* Py_Version (3.11+): PY_VERSION_HEX */
 		if (vaddr[1] && !rd64(pid, c[i].start - (first & ~0xfffull) + vaddr[1], &ver) &&
 		    (ver >> 24) == 3) {
@@ -667,22 +655,6 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 	err = l->debug_offsets ? debug_layout(pid, rt, minor, l, &lay, &differ, &why) : 0;
 	if (!err)
 		err = check_runtime(pid, &lay, rt, &why);
-	if (err > 0) {
-		/* the entry frame's code (3.12+): a C-stack frame with it ends a run */
-		if (l->interp_trampoline != PY_OFF_NONE &&
-		    (rd64(pid, rt + lay.o.runtime_interp_head, &interp) ||
-		     rd64(pid, interp + l->interp_trampoline, &entry) || !entry)) {
-			why = "no interpreter_trampoline";
-			err = -EINVAL;
-		}
-		if (l->entry_none) {
-			entry = none;
-			if (!entry) {
-				why = "no _Py_NoneStruct in .dynsym";
-				err = -EINVAL;
-			}
-		}
-	}
 	if (err == 0) {
 		/* before Py_Initialize(): looked at again for a while */
 		if (now_ns() - p->first_ns < PENDING_NS) {
@@ -701,7 +673,6 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 	p->l = lay;
 	p->has_l = true;
 	p->runtime = rt;
-	p->entry_code = entry;
 	p->code_type = 0;
 	p->state = PY_OK;
 	err = push(py, p);
