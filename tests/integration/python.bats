@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Python frames in profile-lite's stacks (--python): CPython 3.11 as
 # Debian ships it (/usr/bin/python3.11: libpython linked in, stripped, only
-# .dynsym) and 3.11 to 3.13 as pyenv builds them (3.11.7, 3.12.1, 3.13.0:
-# shared libpython). Workload:
+# .dynsym) and 3.10 to 3.13 as pyenv builds them (3.10.13, 3.11.7, 3.12.1,
+# 3.13.0: shared libpython). Workload:
 # tests/workloads/pyhotcold.py, hot() and cold() burning CPU 4:1, each
 # one's CPU time measured by the script itself.
 
@@ -33,7 +33,7 @@ pyenv_python() {
 
 # hotcold PYTHON ARGS...: pyhotcold.py under PYTHON for 4 s, profile-lite
 # -j -U -F 999 -p PID ARGS... around it. Leaves WLOUT (the script's CPU
-# times), TOOL_OUT, TOOL_ERR.
+# times), TOOL_OUT, TOOL_ERR. PYWL is the script (a test may set another).
 hotcold() {
 	local py=$1 go
 	shift
@@ -145,6 +145,18 @@ assert_merged() {
 	assert_hotcold
 }
 
+@test "python: pyenv's CPython 3.10.13 (PyFrameObject chain, thread by pthread_self), --unwind dwarf: hot:cold as measured, merged" {
+	hotcold "$(pyenv_python 3.10.13)" --python --unwind dwarf -v
+	assert_hotcold
+	grep -E "python: PID $WLPID: CPython 3\.10 \(.*/libpython3\.10\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.10 " "$TOOL_ERR"
+	assert_merged
+}
+
+@test "python: pyenv's CPython 3.10.13 by frame pointers: hot:cold as measured" {
+	hotcold "$(pyenv_python 3.10.13)" --python
+	assert_hotcold
+}
+
 @test "python: a process named python that is not one: native frames only, one line on stderr" {
 	local fake=$BATS_TEST_TMPDIR/python3 n
 	cp /usr/bin/yes "$fake"
@@ -158,4 +170,23 @@ assert_merged() {
 	[ "$(pysamples "$TOOL_OUT" "$WLPID" '\.py:[0-9]+\)$|^\[python|^\[missed python')" = 0 ]
 	n=$(grep -c "PID $WLPID is named python but" "$TOOL_ERR")
 	[ "$n" = 1 ]
+}
+
+@test "python: pyenv's CPython 3.13.0, --unwind dwarf: a class's __init__ (run in its caller's eval call, behind a shim frame) under its caller" {
+	PYWL=$ROOT/tests/workloads/pyinit.py
+	hotcold "$(pyenv_python 3.13.0)" --python --unwind dwarf
+	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+	init=$(pysamples "$TOOL_OUT" "$WLPID" '^Burn\.__init__ \(.*pyinit\.py:[0-9]+\)$')
+	echo "samples $all, in Burn.__init__ $init; the most sampled stack:"
+	jq -s -r --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p)] |
+		max_by(.samples) | .user_stack | join(";")' "$TOOL_OUT"
+	[ "$all" -ge 1000 ]
+	assert_between "share in Burn.__init__" "$(awk -v i="$init" -v a="$all" 'BEGIN { print i / a }')" 0.9 1
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" = 0 ]
+	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
+		any(.[]; .type == "stack" and .pid == $p and
+		(.user_stack | at("^Burn\\.__init__ \\(") as $h | at("^main \\(") as $m |
+		 at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
+		 $h >= 0 and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
 }
