@@ -14,6 +14,7 @@
 #include "bpf/procsnap.bpf.h"
 #include "bpf/tp.bpf.h"
 #include "bpf/unwind.bpf.h"
+#include "bpf/python.bpf.h"
 
 #ifndef EFAULT
 #define EFAULT		14
@@ -65,7 +66,13 @@ int sample(struct bpf_perf_event_data *ctx)
 			    cfg_unwind_tables ? unw_kernel_stack(ctx) :
 			    bpf_get_stackid(ctx, &stacks, 0);
 	key.user_stack_id = -EFAULT;
+	key.py_stack_id = -EFAULT;
 	if (cfg_user_stacks && !kthread && (__u32)id) {
+		if (cfg_python) {
+			key.py_stack_id = py_user_stack(key.tgid, (__u32)id);
+			if (key.py_stack_id < 0 && key.py_stack_id != -EFAULT)
+				loss_inc(stacks);
+		}
 		key.user_stack_id = cfg_unwind_tables ? unw_user_stack(key.tgid) :
 				    bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		/* an exiting task has no mappings left to snapshot */
@@ -97,11 +104,15 @@ TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
 	if (cfg_unwind_tables)
 		unw_exec(p);
+	if (cfg_python)
+		py_exec(p);
 	return procsnap_exec(p);
 }
 
 TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
+	if (cfg_python)
+		py_exit(p);
 	return procsnap_exit(p);
 }
 

@@ -25,6 +25,7 @@
 #include "run/loop.h"
 #include "offcputime/collect.h"
 #include "syms/procsnap.h"
+#include "syms/python.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
 #include "syms/unwind.h"
@@ -46,6 +47,7 @@ static struct {
 	int storage, depth;
 	bool storage_set, depth_set;
 	enum unw_mode unwind;
+	bool python;
 } cfg = {
 	.freq = 49,
 	.cpu = -1,
@@ -53,7 +55,7 @@ static struct {
 	.depth = PROFILE_MAX_STACK_DEPTH,
 };
 
-enum { OPT_STORAGE = 0x100, OPT_DEPTH, OPT_COUNT, OPT_OFF_CPU, OPT_UNWIND };
+enum { OPT_STORAGE = 0x100, OPT_DEPTH, OPT_COUNT, OPT_OFF_CPU, OPT_UNWIND, OPT_PYTHON };
 
 static const char doc[] =
 "Profile CPU usage by sampling stack traces at a timed interval.\n"
@@ -93,6 +95,7 @@ static const struct argp_option options[] = {
 	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
 	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
 	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
+	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf). Not with --off-cpu yet", 0 },
 	{ 0 },
 };
 
@@ -145,6 +148,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_UNWIND:
 		cfg.unwind = unwinder__mode(arg);
 		break;
+	case OPT_PYTHON:
+		cfg.python = true;
+		break;
 	case ARGP_KEY_END:
 		if (cfg.user_stacks_only && cfg.kernel_stacks_only)
 			msg__usage("-U and -K are mutually exclusive");
@@ -152,6 +158,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("-F and --count are mutually exclusive");
 		if (cfg.period)
 			cfg.freq = 0;
+		if (cfg.python && cfg.off_cpu)
+			msg__usage("--python does not combine with --off-cpu yet");
+		if (cfg.python && cfg.kernel_stacks_only)
+			msg__usage("--python needs user stacks (not with -K)");
 		if (cfg.cpu >= libbpf_num_possible_cpus())
 			msg__usage("no CPU %d (this machine has %d)", cfg.cpu,
 				   libbpf_num_possible_cpus());
@@ -169,6 +179,7 @@ struct run {
 	struct usyms *usyms;
 	struct unwinder *unw;	/* --unwind auto|dwarf: both objects' stacks in its unw_stacks */
 	struct unw_procsnap ps;	/* the ring buffer's callback's */
+	struct pyframes *py;	/* --python */
 	int *pfds;		/* the perf events, one per CPU sampled */
 	int nr_pfds;
 	struct windows *windows;
@@ -241,6 +252,7 @@ static void detach_perf(struct run *r)
 struct entry {
 	__u32 tgid;
 	__s32 kern_stack_id, user_stack_id;
+	__s32 py_stack_id;	/* -EFAULT: none */
 	char comm[PROFILE_COMM_LEN + 1];
 	__u64 value;		/* samples; with --off-cpu microseconds */
 	bool off;		/* from offcputime's maps */
@@ -296,6 +308,7 @@ static int drain(struct run *r, bool off, struct entry **e, __u32 *n)
 			x->tgid = k->tgid;
 			x->kern_stack_id = k->kern_stack_id;
 			x->user_stack_id = k->user_stack_id;
+			x->py_stack_id = -EFAULT;
 			memcpy(x->comm, k->comm, PROFILE_COMM_LEN);
 			x->value = ((const struct offcpu_val *)(vals + i * vsz))->total_ns / 1000;
 		} else {
@@ -304,6 +317,7 @@ static int drain(struct run *r, bool off, struct entry **e, __u32 *n)
 			x->tgid = k->tgid;
 			x->kern_stack_id = k->kern_stack_id;
 			x->user_stack_id = k->user_stack_id;
+			x->py_stack_id = k->py_stack_id;
 			memcpy(x->comm, k->comm, PROFILE_COMM_LEN);
 			x->value = *(const __u64 *)(vals + i * vsz);
 			if (cfg.off_cpu)
@@ -351,12 +365,13 @@ static int report(void *ctx, FILE *out)
 	struct run *r = ctx;
 	struct stack_printer p = {
 		.usyms = r->usyms,
+		.py = r->py,
 		.folded = cfg.folded || cfg.off_cpu,
 		.delimiter = cfg.delimited,
 		.kernel_suffix = cfg.annotate,
 	};
 	struct entry *e = NULL;
-	__u64 *kips, *uips;
+	__u64 *kips, *uips, *mips;
 	__u32 n = 0, i;
 	int err;
 
@@ -365,7 +380,9 @@ static int report(void *ctx, FILE *out)
 		err = drain(r, true, &e, &n);
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
-	if (err || !kips || !uips) {
+	/* a merged stack: the native frames, Python's and their marks */
+	mips = calloc(cfg.depth + PY_MAX_FRAMES + 4, sizeof(*mips));
+	if (err || !kips || !uips || !mips) {
 		err = err ?: -ENOMEM;
 		msg__fail(err, "read the sampled stacks");
 		goto out;
@@ -389,6 +406,9 @@ static int report(void *ctx, FILE *out)
 		if (!cfg.kernel_stacks_only) {
 			unwinder__stack(r->unw, fd, e[i].user_stack_id, uips, cfg.depth, &us);
 			up = &us;
+			if (r->py && e[i].py_stack_id != -EFAULT)
+				python__merge(r->py, r->usyms, e[i].tgid, e[i].py_stack_id, &us,
+					      r->unw != NULL, mips, cfg.depth + PY_MAX_FRAMES + 4, &us);
 		}
 		if (env.json) {
 			json__begin(&j, out);
@@ -411,6 +431,7 @@ out:
 	free(e);
 	free(kips);
 	free(uips);
+	free(mips);
 	ksyms__free(p.ksyms);
 	return err;
 }
@@ -488,7 +509,39 @@ static bool after_poll(void *ctx)
 	struct run *r = ctx;
 
 	unwinder__drain(r->unw);
+	python__drain(r->py);
 	return false;
+}
+
+/* A process BPF saw first: symbols, tables (--unwind) and --python's look at it. */
+static int procsnap_event(void *ctx, void *data, size_t len)
+{
+	struct run *r = ctx;
+
+	if (r->py && len >= sizeof(__u32))
+		python__queue(r->py, *(const __u32 *)data);
+	return unwinder__procsnap_event(&r->ps, data, len);
+}
+
+/* --python, before load: the maps sized (one entry each without it). */
+static int open_python(struct run *r)
+{
+	/* both walks are bpf_loop()s (5.17) */
+	if (cfg.python && libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop, NULL) != 1) {
+		msg__warn("--python needs bpf_loop() (Linux 5.17): no Python frames");
+		cfg.python = false;
+	}
+	r->skel->rodata->cfg_python = cfg.python;
+	if (!cfg.python)
+		return 0;
+	bpf_map__set_max_entries(r->skel->maps.py_procs, PY_PROCS_DEFAULT);
+	bpf_map__set_max_entries(r->skel->maps.py_stacks, PY_STACKS_DEFAULT);
+	r->py = python__new();
+	if (!r->py) {
+		msg__fail(-ENOMEM, "set up --python");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int tick(void *ctx)
@@ -501,6 +554,7 @@ static int tick(void *ctx)
 
 	if (err)
 		return err;
+	python__tick(r->py);
 	if (r->off)
 		fds[1] = r->c.info_fd;
 	procsnap__prune(r->usyms, fds, ksz, r->off ? 2 : 1);
@@ -534,6 +588,8 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(r.skel->maps.counts, cfg.storage > PROFILE_STACK_STORAGE ?
 				 cfg.storage : PROFILE_STACK_STORAGE);
 	err = open_unwinder(&r);
+	if (!err)
+		err = open_python(&r);
 	if (err)
 		goto out;
 
@@ -545,8 +601,11 @@ int main(int argc, char **argv)
 	r.usyms = usyms__new(0);
 	unwinder__symbolizer(r.unw, r.usyms);
 	r.ps = (struct unw_procsnap){ r.usyms, r.unw };
-	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), unwinder__procsnap_event,
-			      &r.ps, NULL);
+	if (r.py)
+		python__attach(r.py, bpf_map__fd(r.skel->maps.py_procs),
+			       bpf_map__fd(r.skel->maps.py_stacks));
+	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), procsnap_event, &r,
+			      NULL);
 	if (!r.usyms || !rb) {
 		err = -errno ?: -ENOMEM;
 		msg__fail(err, "set up the symbolizer");
@@ -571,13 +630,15 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
+	if (env.pid && r.py)
+		python__add_pid(r.py, env.pid);
 	r.windows = windows__new(report, &r);
 	if (!r.windows) {
 		err = -ENOMEM;
 		msg__fail(err, "set up the windows");
 		goto out;
 	}
-	err = loop__ringbuf(rb, env.duration, 100, r.unw ? after_poll : NULL, tick, &r);
+	err = loop__ringbuf(rb, env.duration, 100, r.unw || r.py ? after_poll : NULL, tick, &r);
 	/* stop counting while the report reads the maps */
 	detach_perf(&r);
 	if (r.off)
@@ -598,6 +659,8 @@ int main(int argc, char **argv)
 		loss__report(&l, env.json);
 		if (r.unw && env.verbose)
 			unwinder__report(r.unw, &c);
+		if (r.py && env.verbose)
+			python__report(r.py, &r.skel->bss->py_counts);
 	}
 out:
 	detach_perf(&r);
@@ -605,6 +668,7 @@ out:
 	windows__free(r.windows);
 	usyms__free(r.usyms);
 	unwinder__free(r.unw);
+	python__free(r.py);
 	offcputime_bpf__destroy(r.off);
 	profile_bpf__destroy(r.skel);
 	return err ? EXIT_FAIL : EXIT_OK;

@@ -501,3 +501,65 @@ void elf_syms__build_id_hex(const struct elf_syms *e, char *buf, size_t len)
 	for (i = 0; i < e->build_id_len && o + 3 <= len; i++)
 		o += snprintf(buf + o, len - o, "%02x", e->build_id[i]);
 }
+
+int elf_syms__dynamic(int fd, const char *const *names, __u64 *vaddrs, int n,
+		      __u64 *first_load)
+{
+	size_t nphdr = 0, nsec = 0, ent, i;
+	Elf_Scn *scn = NULL;
+	int err = -ENOENT;
+	GElf_Ehdr eh;
+	Elf *elf;
+
+	libelf_init();
+	for (int j = 0; j < n; j++)
+		vaddrs[j] = 0;
+	*first_load = ~0ull;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		err = -ENOEXEC;
+		goto out;
+	}
+	if (elf_getphdrnum(elf, &nphdr) == 0) {
+		for (i = 0; i < nphdr && i < 4096; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+			    ph.p_vaddr < *first_load)
+				*first_load = ph.p_vaddr;
+		}
+	}
+	ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	while (ent && (scn = elf_nextscn(elf, scn)) && nsec++ < MAX_SECTIONS) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_link)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		for (i = 0; i < d->d_size / ent && i < MAX_SYMS; i++) {
+			const char *name;
+			GElf_Sym sym;
+
+			if (!gelf_getsym(d, i, &sym))
+				break;
+			if (sym.st_shndx == SHN_UNDEF || !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			for (int j = 0; name && j < n; j++) {
+				if (!vaddrs[j] && !strcmp(name, names[j])) {
+					vaddrs[j] = sym.st_value;
+					err = 0;
+				}
+			}
+		}
+	}
+	if (*first_load == ~0ull)
+		err = -ENOEXEC;
+out:
+	if (elf)
+		elf_end(elf);
+	return err;
+}

@@ -66,6 +66,15 @@ bool elf_syms__vaddr(const struct elf_syms *e, __u64 off, __u64 *vaddr);
 const char *elf_syms__find(const struct elf_syms *e, __u64 vaddr, __u64 *off);
 void elf_syms__free(struct elf_syms *e);
 
+/*
+ * The .dynsym symbols called names[i], of any type (data too), in
+ * vaddrs[i] (0: absent), and the lowest PT_LOAD's vaddr in *first_load
+ * (mapped at the start of the file's first mapping). 0 when one was
+ * found; -ENOENT none; -ENOEXEC not an ELF file with segments.
+ */
+int elf_syms__dynamic(int fd, const char *const *names, __u64 *vaddrs, int n,
+		      __u64 *first_load);
+
 /* Build-id as lower-case hex into buf ("" when none). */
 void elf_syms__build_id_hex(const struct elf_syms *e, char *buf, size_t len);
 

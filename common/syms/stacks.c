@@ -7,6 +7,7 @@
 #include "abi/unwind_abi.h"
 #include "out/esc.h"
 #include "run/msg.h"
+#include "syms/python.h"
 #include "syms/stacks.h"
 
 #define NAME_LEN 512
@@ -67,6 +68,8 @@ const char *stacks__user_name(struct stack_printer *p, pid_t tgid, __u64 addr, c
 		snprintf(buf, len, "%s", addr == UNW_MARK_ERROR ? "[unwind error]" : "[truncated]");
 		return buf;
 	}
+	if (python__is_frame(addr))
+		return python__name(p->py, tgid, addr, buf, len);
 	if (!p->usyms) {
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 		return buf;

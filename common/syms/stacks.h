@@ -38,11 +38,14 @@
 #include "out/json.h"
 #include "syms/syms.h"
 
+struct pyframes;
+
 struct stack_printer {
 	struct ksyms *ksyms;		/* all of kallsyms, loaded lazily by the
 					 * printer; or set by the caller, e.g.
 					 * ksyms__load_for() the addresses it prints */
 	struct usyms *usyms;
+	struct pyframes *py;		/* names Python frames (python.h), or NULL */
 	bool folded;
 	bool delimiter;			/* -d: "-" between user and kernel stacks */
 	bool kernel_suffix;		/* "_[k]" after kernel frames in folded form */

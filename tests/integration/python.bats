@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Python frames in profile-lite's stacks (--python): CPython 3.11 as
+# Debian ships it (/usr/bin/python3.11: libpython linked in, stripped, only
+# .dynsym) and 3.10 to 3.13 as pyenv builds them (3.10.13, 3.11.7, 3.12.1,
+# 3.13.0: shared libpython). Workload:
+# tests/workloads/pyhotcold.py, hot() and cold() burning CPU 4:1, each
+# one's CPU time measured by the script itself.
+
+# bpflite: serial: the CPU-time ratio is measured against samples
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+PYWL=$ROOT/tests/workloads/pyhotcold.py
+
+setup() {
+	require_root
+	WLPID=
+}
+
+teardown() {
+	[ -z "$WLPID" ] || kill "$WLPID" 2>/dev/null || true
+	cleanup_test
+}
+
+# pyenv_python VERSION: pyenv's python3.X of VERSION (3.12.1)
+pyenv_python() {
+	local root
+	root=${PYENV_ROOT:-$(pyenv root 2>/dev/null || echo /root/.pyenv)}
+	echo "$root/versions/$1/bin/python${1%.*}"
+}
+
+# hotcold PYTHON ARGS...: pyhotcold.py under PYTHON for 4 s, profile-lite
+# -j -U -F 999 -p PID ARGS... around it. Leaves WLOUT (the script's CPU
+# times), TOOL_OUT, TOOL_ERR. PYWL is the script (a test may set another).
+hotcold() {
+	local py=$1 go
+	shift
+	[ -x "$py" ] || skip "$py not installed"
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.out
+	"$py" "$PYWL" 4 "$go" >"$WLOUT" &
+	WLPID=$!
+	for _ in $(seq 100); do
+		grep -q ready "$WLOUT" && break
+		sleep 0.1
+	done
+	start_tool profile-lite -j -U -F 999 -p "$WLPID" "$@" 8
+	go "$go"
+	wait "$WLPID"
+	# the tool reports at its end: the script has exited by then, so
+	# its code objects were named while it ran
+	kill -INT "$TOOL_PID"
+	wait_tool
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	cat "$WLOUT"
+}
+
+# pyshare FILE PID REGEX: the share of PID's samples whose user stack has a
+# frame matching REGEX; pysamples FILE PID REGEX: their count.
+pysamples() {
+	jq -s --argjson p "$2" --arg re "$3" '
+		[.[] | select(.type == "stack" and .pid == $p) |
+		 select((.user_stack // []) | any(test($re))) | .samples] | add // 0' "$1"
+}
+
+# assert_hotcold: >= 90% of the samples under named Python frames; hot's and
+# cold's samples in the ratio of their measured CPU time, +-10%.
+assert_hotcold() {
+	local all named hot cold want got hl loop
+	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+	named=$(pysamples "$TOOL_OUT" "$WLPID" '^[^ ]+ \(.*\.py:[0-9]+\)$')
+	hot=$(pysamples "$TOOL_OUT" "$WLPID" '^hot \(.*pyhotcold\.py:[0-9]+\)$')
+	cold=$(pysamples "$TOOL_OUT" "$WLPID" '^cold \(.*pyhotcold\.py:[0-9]+\)$')
+	# hot's time is in its loop: the two lines after "x = 0"
+	hl=$(grep -n '^def hot' "$PYWL" | cut -d: -f1)
+	loop=$(pysamples "$TOOL_OUT" "$WLPID" "^hot \\(.*pyhotcold\\.py:($((hl + 2))|$((hl + 3)))\\)\$")
+	want=$(awk '$1 == "hot" { h = $2 } $1 == "cold" { c = $2 } END { print h / c }' "$WLOUT")
+	echo "samples $all, under Python frames $named, hot $hot (in its loop's lines $loop), cold $cold; measured ratio $want"
+	[ "$all" -ge 1000 ]
+	[ "$cold" -gt 0 ]
+	assert_between "share under named Python frames" "$(awk -v n="$named" -v a="$all" 'BEGIN { print n / a }')" 0.9 1
+	assert_between "hot's samples in its loop" "$(awk -v l="$loop" -v h="$hot" 'BEGIN { print l / h }')" 0.9 1
+	got=$(awk -v h="$hot" -v c="$cold" 'BEGIN { print h / c }')
+	assert_between "hot:cold samples" "$got" "$(awk -v w="$want" 'BEGIN { print w * 0.9 }')" \
+		"$(awk -v w="$want" 'BEGIN { print w * 1.1 }')"
+}
+
+@test "python: Debian's python3.11 (static libpython, stripped), --unwind dwarf: Python frames in place of the eval loop, hot:cold as measured" {
+	hotcold /usr/bin/python3.11 --python --unwind dwarf -v
+	assert_hotcold
+	# -v names the interpreter and the offsets
+	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.11 " "$TOOL_ERR"
+	assert_merged
+}
+
+# assert_merged (--unwind dwarf): callers under callees, the eval loop's
+# frames replaced: the script's frames reach the native root
+assert_merged() {
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" = 0 ]
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
+	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
+		any(.[]; .type == "stack" and .pid == $p and
+		(.user_stack | at("^hot \\(") as $h | at("^main \\(") as $m |
+		 at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
+		 $h >= 0 and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
+}
+
+@test "python: Debian's python3.11 by frame pointers: Python frames above the native leaf" {
+	hotcold /usr/bin/python3.11 --python
+	assert_hotcold
+}
+
+@test "python: pyenv's CPython 3.11.7 (shared libpython), --unwind dwarf: hot:cold as measured" {
+	hotcold "$(pyenv_python 3.11.7)" --python --unwind dwarf -v
+	assert_hotcold
+	grep -E "python: PID $WLPID: CPython 3\.11\.7 \(.*/libpython3\.11\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.11 " "$TOOL_ERR"
+}
+
+@test "python: pyenv's CPython 3.12.1 (entry frames on the C stack), --unwind dwarf: hot:cold as measured, merged" {
+	hotcold "$(pyenv_python 3.12.1)" --python --unwind dwarf -v
+	assert_hotcold
+	grep -E "python: PID $WLPID: CPython 3\.12\.1 \(.*/libpython3\.12\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.12 " "$TOOL_ERR"
+	assert_merged
+}
+
+@test "python: pyenv's CPython 3.12.1 by frame pointers: hot:cold as measured" {
+	hotcold "$(pyenv_python 3.12.1)" --python
+	assert_hotcold
+}
+
+@test "python: pyenv's CPython 3.13.0 (tstate->current_frame, _Py_DebugOffsets), --unwind dwarf: hot:cold as measured, merged" {
+	hotcold "$(pyenv_python 3.13.0)" --python --unwind dwarf -v
+	assert_hotcold
+	grep -E "python: PID $WLPID: CPython 3\.13\.0 \(.*/libpython3\.13\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.13 " "$TOOL_ERR"
+	# the process's own offsets agree with the table's
+	grep -E "python: PID $WLPID: offsets from its _Py_DebugOffsets: as the table's$" "$TOOL_ERR"
+	assert_merged
+}
+
+@test "python: pyenv's CPython 3.13.0 by frame pointers: hot:cold as measured" {
+	hotcold "$(pyenv_python 3.13.0)" --python
+	assert_hotcold
+}
+
+@test "python: pyenv's CPython 3.10.13 (PyFrameObject chain, thread by pthread_self), --unwind dwarf: hot:cold as measured, merged" {
+	hotcold "$(pyenv_python 3.10.13)" --python --unwind dwarf -v
+	assert_hotcold
+	grep -E "python: PID $WLPID: CPython 3\.10 \(.*/libpython3\.10\.so\.1\.0\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.10 " "$TOOL_ERR"
+	assert_merged
+}
+
+@test "python: pyenv's CPython 3.10.13 by frame pointers: hot:cold as measured" {
+	hotcold "$(pyenv_python 3.10.13)" --python
+	assert_hotcold
+}
+
+@test "python: a process named python that is not one: native frames only, one line on stderr" {
+	local fake=$BATS_TEST_TMPDIR/python3 n
+	cp /usr/bin/yes "$fake"
+	"$fake" >/dev/null &
+	WLPID=$!
+	start_tool profile-lite -j -U -F 199 -p "$WLPID" --python 2
+	wait_tool
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '.')" -ge 100 ]
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '\.py:[0-9]+\)$|^\[python|^\[missed python')" = 0 ]
+	n=$(grep -c "PID $WLPID is named python but" "$TOOL_ERR")
+	[ "$n" = 1 ]
+}
+
+@test "python: pyenv's CPython 3.13.0, --unwind dwarf: a class's __init__ (run in its caller's eval call, behind a shim frame) under its caller" {
+	PYWL=$ROOT/tests/workloads/pyinit.py
+	hotcold "$(pyenv_python 3.13.0)" --python --unwind dwarf
+	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+	init=$(pysamples "$TOOL_OUT" "$WLPID" '^Burn\.__init__ \(.*pyinit\.py:[0-9]+\)$')
+	echo "samples $all, in Burn.__init__ $init; the most sampled stack:"
+	jq -s -r --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p)] |
+		max_by(.samples) | .user_stack | join(";")' "$TOOL_OUT"
+	[ "$all" -ge 1000 ]
+	assert_between "share in Burn.__init__" "$(awk -v i="$init" -v a="$all" 'BEGIN { print i / a }')" 0.9 1
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
+	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" = 0 ]
+	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
+		any(.[]; .type == "stack" and .pid == $p and
+		(.user_stack | at("^Burn\\.__init__ \\(") as $h | at("^main \\(") as $m |
+		 at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
+		 $h >= 0 and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
+}
