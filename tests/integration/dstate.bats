@@ -458,6 +458,10 @@ check_mutex() {
 	# whose child was done before the parent slept has no wait (6 of 8
 	# slept once): the tool reports each one the reference saw
 	n=$(awk '/^@\[2\]:/{print $2}' "$bt")
+	# what the tool saw of the parent, and what it said, for a failure
+	echo "the tool's episodes of $WP:"
+	episodes "$WP" | jq -c '{reason, total_ms, state_name}'
+	sed 's/^/stderr: /' "$TOOL_ERR"
 	[ "${n:-0}" -ge 1 ] && [ "$n" -le "$N" ]
 	[ "$(count_episodes "$WP")" = "$n" ]
 }
