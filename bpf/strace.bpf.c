@@ -913,6 +913,24 @@ lost:
 	return 0;
 }
 
+/* An EV_BLOCKED record of size bytes for t's call, its header filled */
+static __always_inline struct strace_enter *blocked_new(struct strace_task *t, __u64 id_tgid,
+							__u64 size)
+{
+	struct strace_enter *e = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!e) {
+		lose(id_tgid >> 32);
+		return NULL;
+	}
+	e->h.type = EV_BLOCKED;
+	e->h.slot = t->slot;
+	e->h.tgid = id_tgid >> 32;
+	e->h.tid = (__u32)id_tgid;
+	e->h.ts = t->enter_ns;
+	return e;
+}
+
 /*
  * A traced thread leaving the CPU asleep inside a call (not preempted, not
  * runnable) is blocked in it: user space gets the call's entry now, so
@@ -945,16 +963,26 @@ static __always_inline int handle_switch(bool btf, bool preempt, struct task_str
 	    get_task_state(prev) == TASK_RUNNING)
 		return 0;
 	t->flags |= TASK_SHOWN;
-	e = bpf_ringbuf_reserve(&events, STRACE_ENTER_SMALL, 0);
-	if (!e) {
-		lose(id_tgid >> 32);
+	/*
+	 * A string sys_enter could not read (its page not faulted in yet) is
+	 * in memory now, the call has read it: it comes with the entry half
+	 * printed now, as strace's shows it.
+	 */
+	if (t->flags & TASK_RETRY_STR) {
+		e = blocked_new(t, id_tgid, sizeof(*e));
+		if (!e)
+			return 0;
+		__builtin_memset(e->args, 0, sizeof(e->args));
+		e->cap_len[1] = 0;
+		e->cap_arg[0] = t->retry_arg;
+		e->cap_arg[1] = 0xff;
+		copy_str(e, 0, t->outbuf);
+		submit(e, sizeof(*e));
 		return 0;
 	}
-	e->h.type = EV_BLOCKED;
-	e->h.slot = t->slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = tid;
-	e->h.ts = t->enter_ns;
+	e = blocked_new(t, id_tgid, STRACE_ENTER_SMALL);
+	if (!e)
+		return 0;
 	/* an entry sent at sys_enter has its arguments: only a whole call's are read */
 	if (!(t->flags & TASK_WHOLE) || !t->regs ||
 	    read_args((struct pt_regs *)t->regs, t->slot >= STRACE_IA32, e->args))
