@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/uio.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "abi/unwind_abi.h"
 #include "load/maps.h"
 #include "run/msg.h"
@@ -271,6 +272,26 @@ void python__free(struct pyframes *py)
 	free(py->procs);
 	free(py->queue);
 	free(py);
+}
+
+int python__open(bool *on, int prog_type, struct bpf_map *procs, struct bpf_map *stacks,
+		 struct pyframes **py)
+{
+	*py = NULL;
+	if (*on && libbpf_probe_bpf_helper(prog_type, BPF_FUNC_loop, NULL) != 1) {
+		msg__warn("--python needs bpf_loop() (Linux 5.17): no Python frames");
+		*on = false;
+	}
+	if (!*on)
+		return 0;
+	bpf_map__set_max_entries(procs, PY_PROCS_DEFAULT);
+	bpf_map__set_max_entries(stacks, PY_STACKS_DEFAULT);
+	*py = python__new();
+	if (!*py) {
+		msg__fail(-ENOMEM, "set up --python");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void python__attach(struct pyframes *py, int procs_fd, int stacks_fd)

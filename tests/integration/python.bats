@@ -190,3 +190,92 @@ assert_merged() {
 		 at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
 		 $h >= 0 and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
 }
+
+# offwait PYTHON ARGS...: tests/workloads/pywait.py under PYTHON for 3 s
+# (read_config() and handle() waiting off CPU 4:1), offcputime-lite -j -U
+# -p PID --python ARGS... around it. Leaves WLOUT (each one's wall-clock
+# time, measured by the script), TOOL_OUT, TOOL_ERR.
+offwait() {
+	local py=$1 go
+	shift
+	[ -x "$py" ] || skip "$py not installed"
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.out
+	"$py" "$ROOT/tests/workloads/pywait.py" 3 "$go" >"$WLOUT" &
+	WLPID=$!
+	for _ in $(seq 100); do
+		grep -q ready "$WLOUT" && break
+		sleep 0.1
+	done
+	start_tool offcputime-lite -j -U -p "$WLPID" --python "$@" 8
+	go "$go"
+	wait_bounded "$WLPID" 30 pywait.py
+	kill -INT "$TOOL_PID"
+	TOOL_RC=0
+	wait_bounded "$TOOL_PID" 30 offcputime-lite || TOOL_RC=$?
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+	cat "$WLOUT"
+}
+
+# pyus FILE TID REGEX: the off-CPU microseconds of thread TID whose user
+# stack has a frame matching REGEX.
+pyus() {
+	jq -s --argjson t "$2" --arg re "$3" '
+		[.[] | select(.type == "stack" and .tid == $t) |
+		 select((.user_stack // []) | any(test($re))) | .total_us] | add // 0' "$1"
+}
+
+# assert_offwait [merged]: the main thread's off-CPU time under named
+# Python frames (>= 99%), read_config()'s and handle()'s each within -5%
+# and +1% of what the script measured around their calls; merged
+# (--unwind dwarf): the wait's native frames under the Python function, the
+# script's frames down to the native root.
+assert_offwait() {
+	local all named f got want
+	all=$(pyus "$TOOL_OUT" "$WLPID" '.')
+	named=$(pyus "$TOOL_OUT" "$WLPID" '^[^ ]+ \(.*\.py:[0-9]+\)$')
+	echo "main thread off CPU: $all us, under Python frames $named us"
+	assert_between "share under named Python frames" "$(awk -v n="$named" -v a="$all" 'BEGIN { print n / a }')" 0.99 1
+	for f in read_config handle; do
+		got=$(pyus "$TOOL_OUT" "$WLPID" "^$f \\(.*pywait\\.py:[0-9]+\\)\$")
+		want=$(awk -v f="$f" '$1 == f { print $2 * 1e6 }' "$WLOUT")
+		echo "$f: $got us off CPU, $want us measured"
+		assert_between "$f's off-CPU time / its measured time" \
+			"$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')" 0.95 1.01
+	done
+	[ "${1:-}" = merged ] || return 0
+	[ "$(pyus "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" = 0 ]
+	[ "$(pyus "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
+	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
+		any(.[]; .type == "stack" and .tid == $p and
+		(.user_stack | at("^clock_nanosleep") as $c | at("^read_config \\(") as $h |
+		 at("^main \\(") as $m | at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
+		 $c >= 0 and $c < $h and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
+}
+
+@test "python: offcputime-lite --python, Debian's python3.11, --unwind dwarf: where each function waits, as measured, merged with the native frames" {
+	offwait /usr/bin/python3.11 --unwind dwarf -v
+	assert_offwait merged
+	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.11 " "$TOOL_ERR"
+}
+
+@test "python: offcputime-lite --python, Debian's python3.11 by frame pointers: each function's wait as measured" {
+	offwait /usr/bin/python3.11
+	assert_offwait
+}
+
+@test "python: offcputime-lite --python, pyenv's CPython 3.10.13, 3.12.1 and 3.13.0, --unwind dwarf: each function's wait as measured, merged" {
+	local v
+	for v in 3.10.13 3.12.1 3.13.0; do
+		offwait "$(pyenv_python "$v")" --unwind dwarf
+		assert_offwait merged
+	done
+}
+
+@test "python: offcputime-lite --python: not with --pprof or -K (yet), a clear error" {
+	run -2 "$BIN/offcputime-lite" --python --pprof "$BATS_TEST_TMPDIR/p.pb.gz" 1
+	[[ "$output" == *"--python does not combine with --pprof or --serve yet"* ]]
+	run -2 "$BIN/offcputime-lite" --python -K 1
+	[[ "$output" == *"--python needs user stacks (not with -K)"* ]]
+}
