@@ -1062,7 +1062,7 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 	struct py_stack rec = { 0 };
 	struct stack native = *us;	/* out may be us */
 	__u64 tail = 0;
-	int n = 0, j = 0, i;
+	int n = 0, j = 0, i, runs, evals, skip;
 
 	us = &native;
 #define PUT(v)	do { if (n < max) ips[n++] = (v); } while (0)
@@ -1088,7 +1088,25 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 			PUT(us->ips[i]);
 		goto done;
 	}
+	/*
+	 * An eval call being entered or left (its frame not linked yet, or
+	 * already unlinked) has no run: more eval frames than runs. That is
+	 * the innermost call, so the innermost extra ones keep their native
+	 * name and the runs go to the calls that own them.
+	 */
+	for (i = 0, runs = 0, evals = 0; i < (int)rec.n; i++)
+		runs += !!(rec.frames[i] & PY_ENTRY);
+	if (rec.n && !(rec.frames[rec.n - 1] & PY_ENTRY))
+		runs++;		/* the walk stopped inside a run */
+	for (i = 0; i < us->n; i++)
+		evals += is_eval(usyms, tgid, us->ips[i]);
+	skip = evals > runs ? evals - runs : 0;
 	for (i = 0; i < us->n; i++) {
+		if (skip && is_eval(usyms, tgid, us->ips[i])) {
+			skip--;
+			PUT(us->ips[i]);
+			continue;
+		}
 		if (j < (int)rec.n && is_eval(usyms, tgid, us->ips[i])) {
 			/* the frames this eval call ran: to its entry frame */
 			do {
