@@ -17,6 +17,7 @@
 #include "bpf/hist.bpf.h"
 #include "bpf/core_fixes.bpf.h"
 #include "bpf/loss.bpf.h"
+#include "bpf/errno.bpf.h"
 
 const volatile bool cfg_trace = true;		/* send events (trace mode) */
 const volatile bool cfg_summary = false;	/* -c, -C */
@@ -768,7 +769,7 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 	if (slot >= STRACE_SLOTS)	/* not traced, or begun before we were */
 		return 0;
 	t->slot = STRACE_SLOT_NONE;
-	failed = ret < 0 && ret >= -4095;
+	failed = is_errno(ret);
 	now = bpf_ktime_get_ns();
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	/* before -z and -Z: the fd table is followed whatever is shown */
