@@ -12,15 +12,13 @@
 #include "offcputime.h"
 #include "bpf/filter.bpf.h"
 #include "bpf/loss.bpf.h"
+#include "bpf/errno.bpf.h"
 #include "bpf/procsnap.bpf.h"
 #include "bpf/unwind.bpf.h"
 #include "bpf/python.bpf.h"
 
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
 #define PF_KTHREAD	0x00200000
-#ifndef EFAULT
-#define EFAULT		14
-#endif
 
 const volatile bool cfg_user_threads_only = false;
 const volatile bool cfg_kernel_threads_only = false;
