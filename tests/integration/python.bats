@@ -252,8 +252,9 @@ pyus() {
 # assert_offwait [merged]: the main thread's off-CPU time under named
 # Python frames (>= 99%), read_config()'s and handle()'s each within -5%
 # and +1% of what the script measured around their calls; merged
-# (--unwind dwarf): the wait's native frames under the Python function, the
-# script's frames down to the native root.
+# (--unwind dwarf): the wait's native frames (clock_nanosleep, 3.10's
+# select) under the Python function, the script's frames down to the
+# native root.
 assert_offwait() {
 	local all named f got want
 	all=$(pyus "$TOOL_OUT" "$WLPID" '.')
@@ -276,7 +277,7 @@ assert_offwait() {
 	eval_innermost tid
 	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
 		any(.[]; .type == "stack" and .tid == $p and
-		(.user_stack | at("^clock_nanosleep") as $c | at("^read_config \\(") as $h |
+		(.user_stack | at("^(clock_nanosleep|__select)$") as $c | at("^read_config \\(") as $h |
 		 at("^main \\(") as $m | at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
 		 $c >= 0 and $c < $h and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
 }
