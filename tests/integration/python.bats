@@ -31,31 +31,41 @@ pyenv_python() {
 	echo "$root/versions/$1/bin/python${1%.*}"
 }
 
-# hotcold PYTHON ARGS...: pyhotcold.py under PYTHON for 4 s, profile-lite
-# -j -U -F 999 -p PID ARGS... around it. Leaves WLOUT (the script's CPU
-# times), TOOL_OUT, TOOL_ERR. PYWL is the script (a test may set another).
-hotcold() {
-	local py=$1 go
-	shift
+# pyrun PYTHON SCRIPT SECONDS TOOL ARGS...: SCRIPT under PYTHON for
+# SECONDS once TOOL ARGS... -p PID is attached around it; the tool reports
+# at its end, when the script has exited (its code objects were named
+# while it ran). Leaves WLPID, WLOUT (what the script measured), TOOL_OUT,
+# TOOL_ERR.
+pyrun() {
+	local py=$1 script=$2 secs=$3 tool=$4 go
+	shift 4
 	[ -x "$py" ] || skip "$py not installed"
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.out
-	"$py" "$PYWL" 4 "$go" >"$WLOUT" &
+	"$py" "$script" "$secs" "$go" >"$WLOUT" &
 	WLPID=$!
 	for _ in $(seq 100); do
 		grep -q ready "$WLOUT" && break
 		sleep 0.1
 	done
-	start_tool profile-lite -j -U -F 999 -p "$WLPID" "$@" 8
+	start_tool "$tool" "$@" -p "$WLPID" 8
 	go "$go"
-	wait "$WLPID"
-	# the tool reports at its end: the script has exited by then, so
-	# its code objects were named while it ran
+	wait_bounded "$WLPID" 30 "$script"
 	kill -INT "$TOOL_PID"
-	wait_tool
+	TOOL_RC=0
+	wait_bounded "$TOOL_PID" 30 "$tool" || TOOL_RC=$?
 	[ "$TOOL_RC" = 0 ]
 	assert_ndjson "$TOOL_OUT"
 	cat "$WLOUT"
+}
+
+# hotcold PYTHON ARGS...: pyhotcold.py (the script's CPU times) under
+# profile-lite -j -U -F 999 ARGS... PYWL is the script (a test may set
+# another).
+hotcold() {
+	local py=$1
+	shift
+	pyrun "$py" "$PYWL" 4 profile-lite -j -U -F 999 "$@"
 }
 
 # pyshare FILE PID REGEX: the share of PID's samples whose user stack has a
@@ -96,9 +106,22 @@ assert_hotcold() {
 	assert_merged
 }
 
-# eval_innermost pid|tid: no stack of WLPID (by process or thread) in
-# TOOL_OUT has an eval frame left rootward of a Python frame.
-eval_innermost() {
+# assert_eval_left pid|tid TOTAL: in WLPID's stacks (by process and
+# samples, or by thread and microseconds) no Python frames unmatched, and
+# an eval frame left only innermost, leafward of every Python frame, in at
+# most 0.5% of TOTAL: an eval call sampled (or preempted) as it is entered
+# or left has no Python frame (it is linked a few instructions in,
+# unlinked a few before the return), a sample or two of thousands.
+assert_eval_left() {
+	local count=pysamples left unmatched
+	[ "$1" = tid ] && count=pyus
+	left=$($count "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')
+	unmatched=$($count "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')
+	echo "with an eval loop frame left: $left, with Python frames unmatched: $unmatched, of $2"
+	[ "$left" = 0 ] && [ "$unmatched" = 0 ] || jq -c --argjson w "$WLPID" --arg by "$1" \
+		'select(.type == "stack" and .[$by] == $w and (.user_stack | any(test("^_PyEval_EvalFrameDefault$|^\\[python unmatched\\]$"))))' "$TOOL_OUT"
+	[ "$unmatched" = 0 ]
+	assert_between "share with an eval frame left" "$(awk -v l="$left" -v a="$2" 'BEGIN { print l / a }')" 0 0.005
 	jq -e -s --argjson w "$WLPID" --arg by "$1" 'def py: test(" \\(.*:[0-9]+\\)$");
 		all(.[] | select(.type == "stack" and .[$by] == $w) | .user_stack;
 		    (map(test("^_PyEval_EvalFrameDefault$")) | rindex(true)) as $e |
@@ -108,20 +131,7 @@ eval_innermost() {
 # assert_merged (--unwind dwarf): callers under callees, the eval loop's
 # frames replaced: the script's frames reach the native root
 assert_merged() {
-	local left unmatched
-	left=$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')
-	unmatched=$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')
-	echo "samples with an eval loop frame left: $left, with Python frames unmatched: $unmatched"
-	[ "$left" = 0 ] && [ "$unmatched" = 0 ] || jq -c --argjson p "$WLPID" \
-		'select(.type == "stack" and .pid == $p and (.user_stack | any(test("^_PyEval_EvalFrameDefault$|^\\[python unmatched\\]$"))))' "$TOOL_OUT"
-	[ "$unmatched" = 0 ]
-	# an eval call sampled as it is entered or left has no Python frame
-	# (its frame is linked a few instructions in, unlinked a few before
-	# the return): its eval frame stays, innermost, leafward of every
-	# Python frame, in a sample or two of thousands, never rootward
-	assert_between "share of samples with an eval frame left" \
-		"$(awk -v l="$left" -v a="$(pysamples "$TOOL_OUT" "$WLPID" '.')" 'BEGIN { print l / a }')" 0 0.005
-	eval_innermost pid
+	assert_eval_left pid "$(pysamples "$TOOL_OUT" "$WLPID" '.')"
 	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
 		any(.[]; .type == "stack" and .pid == $p and
 		(.user_stack | at("^hot \\(") as $h | at("^main \\(") as $m |
@@ -203,10 +213,7 @@ assert_merged() {
 		max_by(.samples) | .user_stack | join(";")' "$TOOL_OUT"
 	[ "$all" -ge 1000 ]
 	assert_between "share in Burn.__init__" "$(awk -v i="$init" -v a="$all" 'BEGIN { print i / a }')" 0.9 1
-	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
-	assert_between "share of samples with an eval frame left" \
-		"$(awk -v l="$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" -v a="$all" 'BEGIN { print l / a }')" 0 0.005
-	eval_innermost pid
+	assert_eval_left pid "$all"
 	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
 		any(.[]; .type == "stack" and .pid == $p and
 		(.user_stack | at("^Burn\\.__init__ \\(") as $h | at("^main \\(") as $m |
@@ -215,30 +222,12 @@ assert_merged() {
 }
 
 # offwait PYTHON ARGS...: tests/workloads/pywait.py under PYTHON for 3 s
-# (read_config() and handle() waiting off CPU 4:1), offcputime-lite -j -U
-# -p PID --python ARGS... around it. Leaves WLOUT (each one's wall-clock
-# time, measured by the script), TOOL_OUT, TOOL_ERR.
+# (read_config() and handle() waiting off CPU 4:1, each one's wall-clock
+# time measured by the script), offcputime-lite -j -U --python ARGS...
 offwait() {
-	local py=$1 go
+	local py=$1
 	shift
-	[ -x "$py" ] || skip "$py not installed"
-	go=$(make_go)
-	WLOUT=$BATS_TEST_TMPDIR/wl.out
-	"$py" "$ROOT/tests/workloads/pywait.py" 3 "$go" >"$WLOUT" &
-	WLPID=$!
-	for _ in $(seq 100); do
-		grep -q ready "$WLOUT" && break
-		sleep 0.1
-	done
-	start_tool offcputime-lite -j -U -p "$WLPID" --python "$@" 8
-	go "$go"
-	wait_bounded "$WLPID" 30 pywait.py
-	kill -INT "$TOOL_PID"
-	TOOL_RC=0
-	wait_bounded "$TOOL_PID" 30 offcputime-lite || TOOL_RC=$?
-	[ "$TOOL_RC" = 0 ]
-	assert_ndjson "$TOOL_OUT"
-	cat "$WLOUT"
+	pyrun "$py" "$ROOT/tests/workloads/pywait.py" 3 offcputime-lite -j -U --python "$@"
 }
 
 # pyus FILE TID REGEX: the off-CPU microseconds of thread TID whose user
@@ -269,12 +258,7 @@ assert_offwait() {
 			"$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')" 0.95 1.01
 	done
 	[ "${1:-}" = merged ] || return 0
-	[ "$(pyus "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
-	# a thread preempted as an eval call is entered or left: its eval
-	# frame innermost (see assert_merged), a sliver of the time
-	assert_between "share of the time with an eval frame left" \
-		"$(awk -v l="$(pyus "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" -v a="$all" 'BEGIN { print l / a }')" 0 0.005
-	eval_innermost tid
+	assert_eval_left tid "$all"
 	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
 		any(.[]; .type == "stack" and .tid == $p and
 		(.user_stack | at("^(clock_nanosleep|__select)$") as $c | at("^read_config \\(") as $h |
