@@ -947,7 +947,24 @@ static void on_enter(const struct strace_enter *e, size_t size)
  * is its entry (a call with nothing copied at entry; -p's calls in
  * progress). With -z/-Z a line shows only at the return, as strace's.
  */
-static void on_blocked(const struct strace_enter *e)
+/*
+ * A blocked call's string that its entry could not copy, copied as it
+ * blocked (EV_BLOCKED with the string: cap[0], its argument cap_arg[0]):
+ * in place of the failed copy, so the entry half shows it.
+ */
+static void blocked_str(struct strace_enter *pe, const struct strace_enter *e, size_t size)
+{
+	if (size < sizeof(*e) || e->cap_arg[0] >= 6 || e->cap_len[0] <= 0)
+		return;
+	for (int k = 0; k < STRACE_CAPS; k++) {
+		if (pe->cap_arg[k] == e->cap_arg[0] && pe->cap_len[k] < 0) {
+			memcpy(pe->cap[k], e->cap[0], sizeof(pe->cap[k]));
+			pe->cap_len[k] = e->cap_len[0];
+		}
+	}
+}
+
+static void on_blocked(const struct strace_enter *e, size_t size)
 {
 	struct pending **pp = pending_find(e->h.tid), *p = *pp;
 
@@ -957,6 +974,8 @@ static void on_blocked(const struct strace_enter *e)
 		p = pending_add(e, STRACE_ENTER_SMALL);
 		if (!p)
 			return;
+	} else {
+		blocked_str(&p->e, e, size);
 	}
 	p->blocked = true;
 	if (cfg.status != STATUS_ALL || !print_call(&p->e, NULL, PART_HEAD, 0))
@@ -1250,7 +1269,7 @@ int print__event(void *ctx, void *data, size_t size)
 		break;
 	case EV_BLOCKED:
 		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
-			on_blocked(data);
+			on_blocked(data, size);
 		break;
 	case EV_FORK:	/* counted above */
 		if (size >= sizeof(struct strace_fork))
