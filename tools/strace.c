@@ -542,6 +542,7 @@ static void set_rodata(void)
 	}
 	skel->rodata->cfg_status = cfg.status;
 	skel->rodata->cfg_strsize = cfg.strsize;
+	skel->rodata->cfg_noabbrev = sysdecode__verbose;
 	if (!cfg.mask_set)
 		memset(cfg.mask, 0xff, sizeof(cfg.mask));
 	memcpy((void *)skel->rodata->cfg_mask, cfg.mask, sizeof(cfg.mask));

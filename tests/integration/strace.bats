@@ -143,7 +143,8 @@ check_short_trace() {
 	# envp as strace shows it: its address and "/* N vars */"
 	local nenv
 	nenv=$(env -0 | tr -cd '\0' | wc -c)
-	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} execve\(".*/sysload", \["[^"]*"(\.\.\.)?, "-n", "0", "-r", \.\.\.\], 0x[0-9a-f]+ /\* '"$nenv"' vars \*/\) = 0 <[0-9]+\.[0-9]{6}>$' "$out"
+	# argv: -s 8 strings of 13, each cut at 8 bytes, as strace
+	grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} execve\(".*/sysload", \["[^"]*"(\.\.\.)?, "-n", "0", "-r", "1", "-w", "1", "-F", \.\.\.\], 0x[0-9a-f]+ /\* '"$nenv"' vars \*/\) = 0 <[0-9]+\.[0-9]{6}>$' "$out"
 	grep -Eq ' read\([0-9]+</dev/zero>, "\\0", 1\) = 1 <[0-9]+\.[0-9]{6}>$' "$out"
 	grep -Eq ' write\([0-9]+</dev/null>, "x", 1\) = 1 <' "$out"
 	# -s 8 cuts the JSON line
@@ -381,6 +382,45 @@ strace_progs() {
 
 # sw_lines FILE: cat's read and write of the test's file (310 or 20 bytes), strace's column aside
 sw_lines() { grep -E '^(read\([0-9]+|write\(1), .* += (310|20)$' "$1" | sed -E 's/ +=/ =/'; }
+
+# execve_line FILE: the execve of /bin/echo, its addresses and the " = " column aside
+execve_line() { grep -E '^execve\("/bin/echo", ' "$1" | sed -E 's/0x[0-9a-f]+/ADDR/g; s/ +=/ =/'; }
+
+# bats test_tags=vm
+@test "strace: execve's argv in full, cut at -s strings of -s bytes, envp with -v, as strace prints them" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b long n
+	long=$(printf '%050d' 7)
+	# 44 strings: more than -s 32, one longer than 32 bytes, an empty one
+	local cmd=(env -i A=1 "B=$long" /bin/echo $(seq -f a%g 1 40) "$long" "" short)
+	for s in "" "-s 0" "-s 5" "-s 33" "-s 100" "-v" "-v -s 5" "-v -s 0"; do
+		# shellcheck disable=SC2086 # $s: the options, word-split
+		strace $s -e trace=execve -o "$a" "${cmd[@]}" >/dev/null
+		# shellcheck disable=SC2086
+		run "$BIN/strace-lite" $s -e trace=execve -o "$b" "${cmd[@]}"
+		[ "$status" = 0 ] || { echo "$s: $output"; false; }
+		execve_line "$a" >"$a.l"
+		execve_line "$b" >"$b.l"
+		[ "$(wc -l <"$a.l")" = 1 ]
+		diff "$a.l" "$b.l" || { echo "options: $s"; false; }
+	done
+	# and without strace: the default shows 32 strings and "..."
+	run "$BIN/strace-lite" -e trace=execve -o "$b" "${cmd[@]}"
+	[ "$status" = 0 ]
+	local want='execve("/bin/echo", ["/bin/echo"'
+	for n in $(seq 1 31); do want+=", \"a$n\""; done
+	want+=', ...], ADDR /* 2 vars */) = 0'
+	[ "$(execve_line "$b")" = "$want" ]
+	# -v: every string strace would print, up to the copy's bound (16 KiB), then "..."
+	run "$BIN/strace-lite" -v -e trace=execve -o "$b" env -i /bin/echo $(seq 1 3000)
+	[ "$status" = 0 ]
+	n=$(execve_line "$b" | grep -oE '"[0-9]+"' | wc -l)
+	[ "$n" -ge 400 ]
+	want='execve("/bin/echo", ["/bin/echo"'
+	for i in $(seq 1 "$n"); do want+=", \"$i\""; done
+	want+=', ...], []) = 0'
+	[ "$(execve_line "$b")" = "$want" ]
+}
 
 @test "strace: every -s up to the maximum loads and cuts strings as strace does" {
 	command -v strace >/dev/null || skip "no strace"
