@@ -20,6 +20,7 @@
 
 const volatile bool cfg_trace = true;		/* send events (trace mode) */
 const volatile bool cfg_summary = false;	/* -c, -C */
+const volatile bool cfg_wall = false;		/* -w: -c sums wall time, not system time */
 const volatile bool cfg_hist = false;		/* -L */
 const volatile bool cfg_follow = false;		/* -f */
 const volatile __u32 cfg_uid = (__u32)-1;	/* -u USER without a command: every task of USER */
@@ -28,7 +29,7 @@ const volatile __u32 cfg_status = STATUS_ALL;	/* -z, -Z */
 const volatile __u32 cfg_strsize = 32;		/* -s: buffer bytes copied */
 const volatile __u64 cfg_wakeup_bytes = 65536;	/* wake the reader past this backlog */
 const volatile __u32 cfg_exec_slots[4] = { 59, 322, STRACE_IA32 + 11, STRACE_IA32 + 358 };
-/* exit and exit_group never reach sys_exit: -c counts them at entry */
+/* exit and exit_group never reach sys_exit (-c does not list them, as strace) */
 const volatile __u32 cfg_noreturn_slots[4] = { 60, 231, STRACE_IA32 + 1, STRACE_IA32 + 252 };
 /* Traced slots (-e trace=) and what to copy per slot (tools/strace/decode/sysdecode.h). */
 const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
@@ -561,12 +562,8 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 		return 0;
 	t->slot = slot;
 	t->enter_ns = bpf_ktime_get_ns();
-	if (cfg_summary && cfg_status != STATUS_FAILED && is_noreturn(slot)) {
-		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
-
-		if (s)
-			s->calls++;
-	}
+	if (cfg_summary && !cfg_wall)
+		t->enter_stime = BPF_CORE_READ(task, stime);
 	if (!cfg_trace)	/* -c: the rest is for the events only */
 		return 0;
 	t->outbuf = 0;
@@ -860,11 +857,23 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 
 	if (cfg_summary) {
 		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
+		__u64 stime;
 
 		if (s) {	/* per-CPU: no atomics needed */
 			s->calls++;
 			s->errors += failed;
-			s->ns += ns;
+			if (cfg_wall) {
+				s->ns += ns;
+			} else {
+				/*
+				 * strace's: the system time the kernel accounted
+				 * to the thread during the call (its stime, by
+				 * the tick unless the kernel accounts precisely)
+				 */
+				stime = BPF_CORE_READ(task, stime);
+				if (stime > t->enter_stime)
+					s->ns += stime - t->enter_stime;
+			}
 		}
 	}
 	if (cfg_hist) {

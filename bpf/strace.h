@@ -112,6 +112,7 @@ enum strace_task_flags {
 
 struct strace_task {
 	__u64 enter_ns;
+	__u64 enter_stime;	/* -c: the thread's system time (ns) as the call began */
 	/*
 	 * -p: the thread's start time in clock ticks (USER_HZ, /proc's
 	 * starttime) when user space added it, 0 once its first call proved
@@ -260,7 +261,7 @@ struct strace_signal {
 struct strace_stat {
 	__u64 calls;
 	__u64 errors;
-	__u64 ns;
+	__u64 ns;		/* system time in the calls; with -w, wall time */
 };
 
 struct strace_hist {
