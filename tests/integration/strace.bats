@@ -420,26 +420,35 @@ strace_progs() {
 # sw_lines FILE: cat's read and write of the test's file (310 or 20 bytes), strace's column aside
 sw_lines() { grep -E '^(read\([0-9]+|write\(1), .* += (310|20)$' "$1" | sed -E 's/ +=/ =/'; }
 
+# beside_strace PICK N OPTS CMD...: strace and strace-lite with the options
+# OPTS (split at spaces) on CMD; PICK FILE picks N lines of each trace, the same
+beside_strace() {
+	local pick=$1 n=$2 opts=$3 a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	shift 3
+	# shellcheck disable=SC2086 # the options, word-split
+	strace $opts -o "$a" "$@" >/dev/null
+	# shellcheck disable=SC2086
+	run "$BIN/strace-lite" $opts -o "$b" "$@"
+	[ "$status" = 0 ] || { echo "$opts: $output"; return 1; }
+	"$pick" "$a" >"$a.l"
+	"$pick" "$b" >"$b.l"
+	[ "$(wc -l <"$a.l")" = "$n" ] || { echo "$opts: strace's trace"; cat "$a"; return 1; }
+	diff "$a.l" "$b.l" || { echo "options: $opts"; return 1; }
+}
+
 # execve_line FILE: the execve of /bin/echo, its addresses and the " = " column aside
 execve_line() { grep -E '^execve\("/bin/echo", ' "$1" | sed -E 's/0x[0-9a-f]+/ADDR/g; s/ +=/ =/'; }
 
 # bats test_tags=vm
 @test "strace: execve's argv in full, cut at -s strings of -s bytes, envp with -v, as strace prints them" {
 	command -v strace >/dev/null || skip "no strace"
-	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b long n
+	local b=$BATS_TEST_TMPDIR/b long n
 	long=$(printf '%050d' 7)
 	# 44 strings: more than -s 32, one longer than 32 bytes, an empty one
+	# shellcheck disable=SC2207 # seq's words, one string each
 	local cmd=(env -i A=1 "B=$long" /bin/echo $(seq -f a%g 1 40) "$long" "" short)
 	for s in "" "-s 0" "-s 5" "-s 33" "-s 100" "-v" "-v -s 5" "-v -s 0"; do
-		# shellcheck disable=SC2086 # $s: the options, word-split
-		strace $s -e trace=execve -o "$a" "${cmd[@]}" >/dev/null
-		# shellcheck disable=SC2086
-		run "$BIN/strace-lite" $s -e trace=execve -o "$b" "${cmd[@]}"
-		[ "$status" = 0 ] || { echo "$s: $output"; false; }
-		execve_line "$a" >"$a.l"
-		execve_line "$b" >"$b.l"
-		[ "$(wc -l <"$a.l")" = 1 ]
-		diff "$a.l" "$b.l" || { echo "options: $s"; false; }
+		beside_strace execve_line 1 "$s -e trace=execve" "${cmd[@]}"
 	done
 	# and without strace: the default shows 32 strings and "..."
 	run "$BIN/strace-lite" -e trace=execve -o "$b" "${cmd[@]}"
@@ -461,18 +470,12 @@ execve_line() { grep -E '^execve\("/bin/echo", ' "$1" | sed -E 's/0x[0-9a-f]+/AD
 
 @test "strace: every -s up to the maximum loads and cuts strings as strace does" {
 	command -v strace >/dev/null || skip "no strace"
-	local big=$BATS_TEST_TMPDIR/big small=$BATS_TEST_TMPDIR/small a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	local big=$BATS_TEST_TMPDIR/big small=$BATS_TEST_TMPDIR/small b=$BATS_TEST_TMPDIR/b
 	python3 -c "import string,sys; sys.stdout.write((string.ascii_letters + string.digits) * 5)" >"$big"
 	printf 'abcdefghijklmnopqrst' >"$small"
 	for s in 0 1 5 20 31 32 33 34 40 64 100 255 256; do
 		for f in "$big" "$small"; do
-			strace -s "$s" -e trace=read,write -o "$a" cat "$f" >/dev/null
-			run "$BIN/strace-lite" -s "$s" -e trace=read,write -o "$b" cat "$f"
-			[ "$status" = 0 ] || { echo "-s $s: $output"; false; }
-			sw_lines "$a" >"$a.l"
-			sw_lines "$b" >"$b.l"
-			[ "$(wc -l <"$a.l")" = 2 ]
-			diff "$a.l" "$b.l" || { echo "-s $s $f"; false; }
+			beside_strace sw_lines 2 "-s $s -e trace=read,write" cat "$f"
 		done
 	done
 	# above the maximum: served up to it, with a warning
