@@ -135,13 +135,6 @@ static __always_inline void submit(void *e, __u64 size)
 	bpf_ringbuf_submit(e, flags);
 }
 
-static __always_inline bool slot_traced(__u32 slot)
-{
-	if (slot >= STRACE_SLOTS)
-		return false;
-	return cfg_mask[slot / 64] & (1ULL << (slot % 64));
-}
-
 static __always_inline bool is_exec(__u32 slot)
 {
 	return slot == cfg_exec_slots[0] || slot == cfg_exec_slots[1] ||
@@ -194,6 +187,23 @@ _Static_assert(STRACE_STR_MAX == 256 && STRACE_CAP_TINY == 32, "clamp_len() lite
 	asm volatile("%[v] &= " __clamp_str(mask) ";"			\
 		     "if %[v] <= " __clamp_str(max) " goto +1;"		\
 		     "%[v] = " __clamp_str(max) : [v] "+r"(n))
+
+static __always_inline bool slot_traced(__u32 slot)
+{
+	__u64 w = slot / 64;
+
+	if (slot >= STRACE_SLOTS)
+		return false;
+	/*
+	 * the word's index clamped on its register: the compiler may derive
+	 * it from a spilled copy of the call number whose bound 6.1's
+	 * verifier does not know (it did once -c's stime read took a
+	 * register in handle_enter)
+	 */
+	_Static_assert(STRACE_SLOTS / 64 == 16, "slot_traced() literals");
+	clamp_len(w, 15, 15);
+	return cfg_mask[w] & (1ULL << (slot % 64));
+}
 
 /* args[i], i bounded on the register that indexes (i past 5: args[5]) */
 static __always_inline __u64 arg_at(const __u64 *args, __u64 i)
