@@ -12,8 +12,7 @@
 #include "bpf/hist.bpf.h"
 #include "bpf/filter.bpf.h"
 #include "bpf/loss.bpf.h"
-
-#define EEXIST 17
+#include "bpf/errno.bpf.h"
 
 const volatile bool cfg_queued = false;
 const volatile bool cfg_ms = false;

@@ -14,6 +14,7 @@
 #include "bpf/hist.bpf.h"
 #include "bpf/filter.bpf.h"
 #include "bpf/loss.bpf.h"
+#include "bpf/errno.bpf.h"
 #include "bpf/unwind.bpf.h"
 #include "irq_ctx.bpf.h"
 
@@ -76,9 +77,6 @@ struct {
 
 static const struct dstate_val zero_val;
 static const __u64 zero_stack[DSTATE_STACK_DEPTH];
-
-#define EFAULT 14
-#define E2BIG 7
 
 /*
  * Is this a wait the tool reports? D is TASK_UNINTERRUPTIBLE with any

@@ -12,14 +12,13 @@
 #include "offcputime.h"
 #include "bpf/filter.bpf.h"
 #include "bpf/loss.bpf.h"
+#include "bpf/errno.bpf.h"
 #include "bpf/procsnap.bpf.h"
 #include "bpf/unwind.bpf.h"
+#include "bpf/python.bpf.h"
 
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
 #define PF_KTHREAD	0x00200000
-#ifndef EFAULT
-#define EFAULT		14
-#endif
 
 const volatile bool cfg_user_threads_only = false;
 const volatile bool cfg_kernel_threads_only = false;
@@ -187,9 +186,16 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 			       cfg_unwind_tables ? unw_kernel_stack(ctx) :
 			       bpf_get_stackid(ctx, &stacks, 0);
 	v->key.user_stack_id = -EFAULT;
+	v->key.py_stack_id = -EFAULT;
 	if (cfg_user_stacks && !kthread) {
 		v->key.user_stack_id = cfg_unwind_tables ? unw_user_stack(v->key.tgid) :
 				       bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		/* --python: the thread's own Python frames, where it waits */
+		if (cfg_python) {
+			v->key.py_stack_id = py_user_stack(v->key.tgid, tid);
+			if (v->key.py_stack_id < 0 && v->key.py_stack_id != -EFAULT)
+				loss_inc(stacks);
+		}
 		/* an exiting task has no mappings left to snapshot */
 		if (!(flags & PF_EXITING))
 			procsnap_note(v->key.tgid);
@@ -278,11 +284,15 @@ TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
 	if (cfg_unwind_tables)
 		unw_exec(p);
+	if (cfg_python)
+		py_exec(p);
 	return procsnap_exec(p);
 }
 
 TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
+	if (cfg_python)
+		py_exit(p);
 	return procsnap_exit(p);
 }
 

@@ -20,6 +20,7 @@ struct offcpu_key {
 	__u32 tid;
 	__s32 kern_stack_id;		/* <0: -errno of bpf_get_stackid */
 	__s32 user_stack_id;
+	__s32 py_stack_id;		/* in py_stacks (--python); -EFAULT: none */
 	char comm[OFFCPU_COMM_LEN];
 };
 

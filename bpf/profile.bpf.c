@@ -11,14 +11,12 @@
 #include "profile.h"
 #include "bpf/filter.bpf.h"
 #include "bpf/loss.bpf.h"
+#include "bpf/errno.bpf.h"
 #include "bpf/procsnap.bpf.h"
 #include "bpf/tp.bpf.h"
 #include "bpf/unwind.bpf.h"
 #include "bpf/python.bpf.h"
 
-#ifndef EFAULT
-#define EFAULT		14
-#endif
 #define PF_EXITING	0x00000004	/* include/linux/sched.h, stable */
 #define PF_KTHREAD	0x00200000
 

@@ -17,6 +17,7 @@
 #include "bpf/hist.bpf.h"
 #include "bpf/core_fixes.bpf.h"
 #include "bpf/loss.bpf.h"
+#include "bpf/errno.bpf.h"
 
 const volatile bool cfg_trace = true;		/* send events (trace mode) */
 const volatile bool cfg_summary = false;	/* -c, -C */
@@ -133,6 +134,29 @@ static __always_inline void submit(void *e, __u64 size)
 		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 
 	bpf_ringbuf_submit(e, flags);
+}
+
+/*
+ * A record of size bytes reserved on the ring buffer with its header
+ * filled (id_tgid as bpf_get_current_pid_tgid() gives it: tgid << 32 |
+ * tid), or NULL once the loss is counted against the tgid. size is a
+ * constant at every call: the verifier wants one for the reservation.
+ */
+static __always_inline void *event_new(__u64 size, __u32 type, __u32 slot, __u64 id_tgid,
+				       __u64 ts)
+{
+	struct strace_hdr *h = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!h) {
+		lose(id_tgid >> 32);
+		return NULL;
+	}
+	h->type = type;
+	h->slot = slot;
+	h->tgid = id_tgid >> 32;
+	h->tid = (__u32)id_tgid;
+	h->ts = ts;
+	return h;
 }
 
 static __always_inline bool is_exec(__u32 slot)
@@ -599,18 +623,11 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 	}
 
 	if (big)
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		e = event_new(sizeof(*e), EV_ENTER, slot, id_tgid, t->enter_ns);
 	else
-		e = bpf_ringbuf_reserve(&events, STRACE_ENTER_SMALL, 0);
-	if (!e) {
-		lose(id_tgid >> 32);
+		e = event_new(STRACE_ENTER_SMALL, EV_ENTER, slot, id_tgid, t->enter_ns);
+	if (!e)
 		return 0;
-	}
-	e->h.type = EV_ENTER;
-	e->h.slot = slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = tid;
-	e->h.ts = t->enter_ns;
 	if (read_args(regs, ia32, e->args)) {
 		bpf_ringbuf_discard(e, 0);
 		return 0;
@@ -693,14 +710,9 @@ static __always_inline int count_dirents(__u64 buf, long len)
 
 /* The fixed part of an exit record; for a whole call its arguments, *outbuf from them. */
 static __always_inline int fill_exit(struct strace_exit *e, struct pt_regs *regs,
-				     struct strace_task *t, __u32 slot, __u64 id_tgid, __u64 now,
+				     struct strace_task *t, __u32 slot,
 				     long ret, bool whole, __u32 ai, __u64 *outbuf, bool dirents)
 {
-	e->h.type = whole ? EV_CALL : EV_EXIT;
-	e->h.slot = slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = (__u32)id_tgid;
-	e->h.ts = now;
 	e->enter_ts = t->enter_ns;
 	if (whole) {
 		if (read_args(regs, slot >= STRACE_IA32, e->args))
@@ -784,16 +796,9 @@ static __always_inline void send_fds(struct pt_regs *regs, __u32 slot, __u64 id_
 	} else {
 		pair[0] = ret;
 	}
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		lose(id_tgid >> 32);
+	e = event_new(sizeof(*e), EV_FDS, slot, id_tgid, now);
+	if (!e)
 		return;
-	}
-	e->h.type = EV_FDS;
-	e->h.slot = slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = (__u32)id_tgid;
-	e->h.ts = now;
 	fd_info(task, pair[0], &e->fd[0], &e->magic[0], &e->dev[0], &e->mnt[0], &e->ino[0], e->name[0]);
 	fd_info(task, pair[1], &e->fd[1], &e->magic[1], &e->dev[1], &e->mnt[1], &e->ino[1], e->name[1]);
 	submit(e, sizeof(*e));
@@ -809,16 +814,9 @@ static __always_inline void send_exec_fds(__u32 slot, __u64 id_tgid, __u64 now)
 
 	if (!fdt)
 		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		lose(id_tgid >> 32);
+	e = event_new(sizeof(*e), EV_EXEC_FDS, slot, id_tgid, now);
+	if (!e)
 		return;
-	}
-	e->h.type = EV_EXEC_FDS;
-	e->h.slot = slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = (__u32)id_tgid;
-	e->h.ts = now;
 	__builtin_memset(e->open, 0, sizeof(e->open));
 	words = BPF_CORE_READ(fdt, max_fds) / 64;
 	if (words > STRACE_EXEC_FDS / 64)
@@ -833,7 +831,7 @@ static __always_inline void send_exec_fds(__u32 slot, __u64 id_tgid, __u64 now)
 static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 {
 	__u64 id_tgid = bpf_get_current_pid_tgid(), now, ns, outbuf;
-	__u32 tid = (__u32)id_tgid, slot, ai;
+	__u32 tid = (__u32)id_tgid, slot, ai, type;
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct strace_task *t;
 	struct strace_exit *e;
@@ -852,7 +850,7 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 	if (slot >= STRACE_SLOTS)	/* not traced, or begun before we were */
 		return 0;
 	t->slot = STRACE_SLOT_NONE;
-	failed = ret < 0 && ret >= -4095;
+	failed = is_errno(ret);
 	now = bpf_ktime_get_ns();
 	cap = cfg_capture[slot & (STRACE_SLOTS - 1)];
 	/* before -z and -Z: the fd table is followed whatever is shown */
@@ -896,6 +894,7 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 		return 0;
 
 	whole = t->flags & TASK_WHOLE;
+	type = whole ? EV_CALL : EV_EXIT;
 	outbuf = t->outbuf;
 	retry = t->flags & TASK_RETRY_STR;
 	ai = t->retry_arg - 1;	/* whole: the output buffer argument, if any */
@@ -934,10 +933,10 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 	 * made in another (the flags spill to the stack and lose their value).
 	 */
 	if (tiny) {
-		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL + STRACE_CAP_TINY, 0);
+		e = event_new(STRACE_EXIT_SMALL + STRACE_CAP_TINY, type, slot, id_tgid, now);
 		if (!e)
-			goto lost;
-		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, false)) {
+			return 0;
+		if (fill_exit(e, regs, t, slot, ret, whole, ai, &outbuf, false)) {
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
@@ -945,10 +944,10 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 		e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
 		submit(e, STRACE_EXIT_SMALL + STRACE_CAP_TINY);
 	} else if (big) {
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		e = event_new(sizeof(*e), type, slot, id_tgid, now);
 		if (!e)
-			goto lost;
-		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, false)) {
+			return 0;
+		if (fill_exit(e, regs, t, slot, ret, whole, ai, &outbuf, false)) {
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
@@ -994,18 +993,15 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 		}
 		submit(e, sizeof(*e));
 	} else {
-		e = bpf_ringbuf_reserve(&events, STRACE_EXIT_SMALL, 0);
+		e = event_new(STRACE_EXIT_SMALL, type, slot, id_tgid, now);
 		if (!e)
-			goto lost;
-		if (fill_exit(e, regs, t, slot, id_tgid, now, ret, whole, ai, &outbuf, dirents)) {
+			return 0;
+		if (fill_exit(e, regs, t, slot, ret, whole, ai, &outbuf, dirents)) {
 			bpf_ringbuf_discard(e, 0);
 			return 0;
 		}
 		submit(e, STRACE_EXIT_SMALL);
 	}
-	return 0;
-lost:
-	lose(id_tgid >> 32);
 	return 0;
 }
 
@@ -1041,16 +1037,9 @@ static __always_inline int handle_switch(bool btf, bool preempt, struct task_str
 	    get_task_state(prev) == TASK_RUNNING)
 		return 0;
 	t->flags |= TASK_SHOWN;
-	e = bpf_ringbuf_reserve(&events, STRACE_ENTER_SMALL, 0);
-	if (!e) {
-		lose(id_tgid >> 32);
+	e = event_new(STRACE_ENTER_SMALL, EV_BLOCKED, t->slot, id_tgid, t->enter_ns);
+	if (!e)
 		return 0;
-	}
-	e->h.type = EV_BLOCKED;
-	e->h.slot = t->slot;
-	e->h.tgid = id_tgid >> 32;
-	e->h.tid = tid;
-	e->h.ts = t->enter_ns;
 	/* an entry sent at sys_enter has its arguments: only a whole call's are read */
 	if (!(t->flags & TASK_WHOLE) || !t->regs ||
 	    read_args((struct pt_regs *)t->regs, t->slot >= STRACE_IA32, e->args))
@@ -1088,17 +1077,12 @@ static __always_inline int handle_fork(bool btf, struct task_struct *parent,
 		}
 	}
 	if (cfg_trace) {	/* user space counts the traced threads, as strace */
-		struct strace_fork *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		__u64 id_tgid = (__u64)BPF_CORE_READ(child, tgid) << 32 | ctid;
+		struct strace_fork *e = event_new(sizeof(*e), EV_FORK, STRACE_SLOT_NONE, id_tgid,
+						  bpf_ktime_get_ns());
 
-		if (!e) {
-			lose(BPF_CORE_READ(child, tgid));
+		if (!e)
 			return 0;
-		}
-		e->h.type = EV_FORK;
-		e->h.slot = STRACE_SLOT_NONE;
-		e->h.tgid = BPF_CORE_READ(child, tgid);
-		e->h.tid = ctid;
-		e->h.ts = bpf_ktime_get_ns();
 		/* -y: a new process starts with a copy of its parent's fds */
 		e->parent_tgid = BPF_CORE_READ(parent, tgid);
 		e->files_shared = BPF_CORE_READ(parent, files) == BPF_CORE_READ(child, files);
@@ -1117,21 +1101,15 @@ static __always_inline int handle_exit_task(struct task_struct *p)
 	if (!bpf_map_lookup_elem(&traced, &tid))
 		return 0;
 	if (cfg_trace) {
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		e = event_new(sizeof(*e), EV_PROC_EXIT, STRACE_SLOT_NONE,
+			      (__u64)BPF_CORE_READ(p, tgid) << 32 | tid, bpf_ktime_get_ns());
 		if (e) {
-			e->h.type = EV_PROC_EXIT;
-			e->h.slot = STRACE_SLOT_NONE;
-			e->h.tgid = BPF_CORE_READ(p, tgid);
-			e->h.tid = tid;
-			e->h.ts = bpf_ktime_get_ns();
 			/* wait(2)'s rule: the group's code once the group exits */
 			e->group_exit = !!(BPF_CORE_READ(p, signal, flags) & SIGNAL_GROUP_EXIT);
 			e->exit_code = e->group_exit ? BPF_CORE_READ(p, signal, group_exit_code) :
 				       BPF_CORE_READ(p, exit_code);
 			/* the end of a process: wake the reader now */
 			bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
-		} else {
-			lose(BPF_CORE_READ(p, tgid));
 		}
 	}
 	bpf_map_delete_elem(&traced, &tid);
@@ -1151,16 +1129,10 @@ static __always_inline int handle_signal(int sig, struct kernel_siginfo *info)
 	 */
 	if (!cfg_trace || sig == 9 || !bpf_map_lookup_elem(&traced, &tid))
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		lose(bpf_get_current_pid_tgid() >> 32);
+	e = event_new(sizeof(*e), EV_SIGNAL, STRACE_SLOT_NONE, bpf_get_current_pid_tgid(),
+		      bpf_ktime_get_ns());
+	if (!e)
 		return 0;
-	}
-	e->h.type = EV_SIGNAL;
-	e->h.slot = STRACE_SLOT_NONE;
-	e->h.tgid = bpf_get_current_pid_tgid() >> 32;
-	e->h.tid = tid;
-	e->h.ts = bpf_ktime_get_ns();
 	e->signo = sig;
 	e->code = BPF_CORE_READ(info, si_code);
 	e->pid = BPF_CORE_READ(info, _sifields._kill._pid);

@@ -38,7 +38,7 @@
 
 #define COUNT_MAX	9007199254740992.0	/* 2^53 */
 
-enum kind { K_USER, K_KERNEL, K_DELIM, K_MISSED, K_ROOT };
+enum kind { K_USER, K_KERNEL, K_DELIM, K_MISSED, K_ROOT, K_PYTHON };
 
 static struct {
 	const char *title;
@@ -78,6 +78,8 @@ static const char doc[] =
 "\"comm;frame;frame count\". Kernel frames are told from user frames by a\n"
 "\"_[k]\" suffix or by following a \"-\" frame (offcputime-lite -d); with\n"
 "--guess-kernel also from a kernel entry point (entry_SYSCALL_64, ...) on.\n"
+"Python frames, \"NAME (FILE.py:LINE)\" as --python and py-spy name them,\n"
+"are green.\n"
 "Counts may be fractional (\"a;b 2.5\"). Lines starting with \"#\" that are\n"
 "not stacks are comments; \"# window SEQ START END\" (--interval, --ring of\n"
 "the stack tools) starts a window, \"# countname UNIT\" names the counts.\n"
@@ -237,7 +239,7 @@ static struct {
 	unsigned long long before_lines;	/* of them, in BEFORE (--diff) */
 	unsigned long long malformed;
 	char first_bad[64];		/* where the first malformed line was */
-	bool kernel_seen;
+	bool kernel_seen, python_seen;
 	bool reading_before;		/* counts go to node.before */
 	int countname_out;		/* --folded: "# countname" lines written */
 	/* windows (# window SEQ START END) */
@@ -357,6 +359,31 @@ static bool has_prefix(const char *s, size_t len, const char *p)
  * exception entries, kernel threads, idle. Every frame from one of these
  * to the leaf is the kernel's.
  */
+/*
+ * A Python frame as bpflite's --python and py-spy name one:
+ * "NAME (FILE:LINE)", FILE a .py file or a frozen module ("<frozen ...>").
+ */
+static bool python_frame(const char *s, size_t len)
+{
+	size_t i = len, colon, open;
+
+	if (len < 8 || s[len - 1] != ')')
+		return false;
+	for (i = len - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
+		;
+	if (i == len - 1 || i < 2 || s[i - 1] != ':')
+		return false;
+	colon = i - 1;
+	for (open = colon; open > 1 && !(s[open - 1] == '(' && s[open - 2] == ' '); open--)
+		;
+	if (open <= 2 || open == colon)
+		return false;
+	/* s[open .. colon) is the file */
+	if (colon - open >= 3 && !memcmp(s + colon - 3, ".py", 3))
+		return true;
+	return s[open] == '<' && s[colon - 1] == '>';
+}
+
 static bool kernel_entry(const char *s, size_t len)
 {
 	static const char *const prefixes[] = {
@@ -469,6 +496,9 @@ static void parse_line(char *s, size_t len, const char *file, unsigned long long
 				kern = true;
 		} else if (kern) {
 			kind = K_KERNEL;
+		} else if (python_frame(f, flen)) {
+			kind = K_PYTHON;
+			in.python_seen = true;
 		} else if (cfg.guess_kernel && (guessed || (guessed = kernel_entry(f, flen)))) {
 			kind = K_KERNEL;
 		} else {
@@ -900,6 +930,10 @@ static void colour(const struct node *n, char *buf, size_t len)
 		snprintf(buf, len, "rgb(%d,%d,%d)", 50 + (int)(70 * v1), 150 + (int)(70 * v2),
 			 200 + (int)(50 * v3));
 		break;
+	case K_PYTHON:	/* greens */
+		snprintf(buf, len, "rgb(%d,%d,%d)", 60 + (int)(60 * v1), 170 + (int)(60 * v2),
+			 60 + (int)(60 * v3));
+		break;
 	case K_DELIM:
 		snprintf(buf, len, "rgb(200,200,200)");
 		break;
@@ -1011,6 +1045,8 @@ static void put_legend(FILE *f, double *x, int y)
 		legend_item(f, x, y, "rgb(170,70,220)", "only in after");
 	} else {
 		legend_item(f, x, y, "rgb(235,115,20)", "user");
+		if (in.python_seen)
+			legend_item(f, x, y, "rgb(90,200,90)", "Python");
 		if (in.kernel_seen)
 			legend_item(f, x, y, "rgb(85,185,225)", "kernel");
 	}

@@ -24,6 +24,7 @@
 #include "syms/safeopen.h"
 #include "offcputime/collect.h"
 #include "syms/procsnap.h"
+#include "syms/python.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
 #include "syms/unwind.h"
@@ -45,6 +46,7 @@ static struct {
 	bool storage_set, depth_set;
 	enum unw_mode unwind;
 	const char *pprof;
+	bool python;
 } cfg = {
 	.min_us = 1,
 	.max_us = ~0ULL / 1000,
@@ -52,7 +54,7 @@ static struct {
 	.depth = OFFCPU_MAX_STACK_DEPTH,
 };
 
-enum { OPT_STATE = 0x100, OPT_STORAGE, OPT_DEPTH, OPT_PPROF, OPT_UNWIND };
+enum { OPT_STATE = 0x100, OPT_STORAGE, OPT_DEPTH, OPT_PPROF, OPT_UNWIND, OPT_PYTHON };
 
 static const char doc[] =
 "Summarize off-CPU time by stack trace.\n"
@@ -70,6 +72,8 @@ static const char doc[] =
 "    offcputime-lite -U          # only show user space stacks (no kernel)\n"
 "    offcputime-lite -K          # only show kernel space stacks (no user)\n"
 "    offcputime-lite --state 2   # only uninterruptible (and killable) waits\n"
+"    offcputime-lite -f --python --unwind auto -p 185  # Python functions where\n"
+"                                # a Python service waits\n"
 "    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n"
 "    offcputime-lite --pprof offcpu.pb.gz 30   # a pprof profile: go tool pprof\n"
 "    offcputime-lite -df --interval 10 --ring 30 -p 185  # kill -USR1 prints the\n"
@@ -90,6 +94,7 @@ static const struct argp_option options[] = {
 	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
 	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
 	{ "pprof", OPT_PPROF, "FILE", 0, "Write the stacks as a gzipped pprof profile to FILE instead of stdout", 0 },
+	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks, where each thread waits (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf). Not with --pprof or --serve yet", 0 },
 	{ 0 },
 };
 
@@ -139,6 +144,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_UNWIND:
 		cfg.unwind = unwinder__mode(arg);
 		break;
+	case OPT_PYTHON:
+		cfg.python = true;
+		break;
 	case OPT_PPROF:
 		if (!*arg)
 			msg__usage("--pprof needs a file name");
@@ -155,6 +163,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--pprof writes one profile of the run: no --interval with it");
 		if (serve__spec() && (cfg.pprof || cfg.folded || window_opts.interval_ms))
 			msg__usage("--serve answers with profiles: no --pprof, -f or --interval with it");
+		if (cfg.python && (cfg.pprof || serve__spec()))
+			msg__usage("--python does not combine with --pprof or --serve yet");
+		if (cfg.python && cfg.kernel_stacks_only)
+			msg__usage("--python needs user stacks (not with -K)");
 		if (cfg.max_set && cfg.min_us > cfg.max_us)
 			msg__usage("minimum block time (-m %llu) is above the maximum (-M %llu)",
 				   (unsigned long long)cfg.min_us, (unsigned long long)cfg.max_us);
@@ -172,6 +184,7 @@ struct run {
 	struct unw_procsnap ps;	/* the ring buffer's callback's */
 	struct offcpu_collect c;
 	struct windows *windows;
+	struct pyframes *py;	/* --python */
 };
 
 static int on_tick(void *ctx)
@@ -183,6 +196,7 @@ static int on_tick(void *ctx)
 
 	if (err)
 		return err;
+	python__tick(r->py);
 	procsnap__prune(r->usyms, &fd, &ksz, 1);
 	return offcpu__tick(&r->c);
 }
@@ -232,13 +246,14 @@ static int report(void *ctx, FILE *out)
 	struct run *r = ctx;
 	struct stack_printer p = {
 		.usyms = r->usyms,
+		.py = r->py,
 		.folded = cfg.folded,
 		.delimiter = cfg.delimited,
 	};
 	int stack_fd = bpf_map__fd(r->skel->maps.stacks);
 	struct offcpu_key *keys = NULL;
 	struct offcpu_val *vals = NULL;
-	__u64 *kips, *uips;
+	__u64 *kips, *uips, *mips;
 	struct entry *e;
 	__u32 n, i;
 	int err;
@@ -256,7 +271,9 @@ static int report(void *ctx, FILE *out)
 	e = calloc(n ? n : 1, sizeof(*e));
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
-	if (!e || !kips || !uips) {
+	/* a merged stack: the native frames, Python's and their marks */
+	mips = calloc(cfg.depth + PY_MAX_FRAMES + 4, sizeof(*mips));
+	if (!e || !kips || !uips || !mips) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -292,6 +309,9 @@ static int report(void *ctx, FILE *out)
 		if (!cfg.kernel_stacks_only) {
 			unwinder__stack(r->unw, stack_fd, k->user_stack_id, uips, cfg.depth, &us);
 			up = &us;
+			if (r->py && k->py_stack_id != -EFAULT)
+				python__merge(r->py, r->usyms, k->tgid, k->py_stack_id, &us,
+					      r->unw != NULL, mips, cfg.depth + PY_MAX_FRAMES + 4, &us);
 		}
 		if (env.json) {
 			json__begin(&j, out);
@@ -316,6 +336,7 @@ out:
 	free(e);
 	free(kips);
 	free(uips);
+	free(mips);
 	ksyms__free(p.ksyms);
 	return err;
 }
@@ -434,6 +455,7 @@ static bool after_poll(void *ctx)
 	struct run *r = ctx;
 
 	unwinder__drain(r->unw);
+	python__drain(r->py);
 	return false;
 }
 
@@ -494,6 +516,10 @@ int main(int argc, char **argv)
 	err = tool__task_storage(r.skel->obj, r.skel->maps.start_task, r.skel->maps.start);
 	if (!err)
 		err = open_unwinder(&r);
+	if (!err)
+		err = python__open(&cfg.python, BPF_PROG_TYPE_RAW_TRACEPOINT, r.skel->maps.py_procs,
+				   r.skel->maps.py_stacks, &r.py);
+	r.skel->rodata->cfg_python = cfg.python;
 	if (err)
 		goto out;
 
@@ -510,7 +536,10 @@ int main(int argc, char **argv)
 	}
 	offcpu__init(&r.c, bpf_map__fd(r.skel->maps.info), &r.skel->bss->info_added,
 		     bpf_map__max_entries(r.skel->maps.info), r.usyms);
-	r.ps = (struct unw_procsnap){ r.usyms, r.unw };
+	r.ps = (struct unw_procsnap){ r.usyms, r.unw, r.py };
+	if (r.py)
+		python__attach(r.py, bpf_map__fd(r.skel->maps.py_procs),
+			       bpf_map__fd(r.skel->maps.py_stacks));
 	rb = tool__ringbuf(r.skel->maps.procsnap_events, unwinder__procsnap_event, &r.ps);
 	if (!rb) {
 		err = -errno;
@@ -528,6 +557,8 @@ int main(int argc, char **argv)
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (env.pid && !cfg.kernel_stacks_only)
 		usyms__snapshot(r.usyms, env.pid);
+	if (env.pid && r.py)
+		python__add_pid(r.py, env.pid);
 	if (pprof_fd >= 0) {	/* the profile's start */
 		struct offcpu_src src = pprof_src(&r);
 
@@ -539,7 +570,7 @@ int main(int argc, char **argv)
 		msg__fail(err, "set up the windows");
 		goto out;
 	}
-	err = loop__ringbuf(rb, env.duration, 100, r.unw ? after_poll : NULL, on_tick, &r);
+	err = loop__ringbuf(rb, env.duration, 100, r.unw || r.py ? after_poll : NULL, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	tool__detach(r.skel->skeleton);
 	ring_buffer__consume(rb);
@@ -554,6 +585,8 @@ int main(int argc, char **argv)
 		loss__report(&l, env.json);
 		if (r.unw && env.verbose)
 			unwinder__report(r.unw, &r.skel->bss->unw_counts);
+		if (r.py && env.verbose)
+			python__report(r.py, &r.skel->bss->py_counts);
 	}
 out:
 	prom__serve_stop();
@@ -564,6 +597,7 @@ out:
 	windows__free(r.windows);
 	usyms__free(r.usyms);
 	unwinder__free(r.unw);
+	python__free(r.py);
 	offcputime_bpf__destroy(r.skel);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

@@ -308,7 +308,7 @@ static int drain(struct run *r, bool off, struct entry **e, __u32 *n)
 			x->tgid = k->tgid;
 			x->kern_stack_id = k->kern_stack_id;
 			x->user_stack_id = k->user_stack_id;
-			x->py_stack_id = -EFAULT;
+			x->py_stack_id = k->py_stack_id;
 			memcpy(x->comm, k->comm, PROFILE_COMM_LEN);
 			x->value = ((const struct offcpu_val *)(vals + i * vsz))->total_ns / 1000;
 		} else {
@@ -513,35 +513,14 @@ static bool after_poll(void *ctx)
 	return false;
 }
 
-/* A process BPF saw first: symbols, tables (--unwind) and --python's look at it. */
-static int procsnap_event(void *ctx, void *data, size_t len)
-{
-	struct run *r = ctx;
-
-	if (r->py && len >= sizeof(__u32))
-		python__queue(r->py, *(const __u32 *)data);
-	return unwinder__procsnap_event(&r->ps, data, len);
-}
-
 /* --python, before load: the maps sized (one entry each without it). */
 static int open_python(struct run *r)
 {
-	/* both walks are bpf_loop()s (5.17) */
-	if (cfg.python && libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop, NULL) != 1) {
-		msg__warn("--python needs bpf_loop() (Linux 5.17): no Python frames");
-		cfg.python = false;
-	}
+	int err = python__open(&cfg.python, BPF_PROG_TYPE_PERF_EVENT, r->skel->maps.py_procs,
+			       r->skel->maps.py_stacks, &r->py);
+
 	r->skel->rodata->cfg_python = cfg.python;
-	if (!cfg.python)
-		return 0;
-	bpf_map__set_max_entries(r->skel->maps.py_procs, PY_PROCS_DEFAULT);
-	bpf_map__set_max_entries(r->skel->maps.py_stacks, PY_STACKS_DEFAULT);
-	r->py = python__new();
-	if (!r->py) {
-		msg__fail(-ENOMEM, "set up --python");
-		return -ENOMEM;
-	}
-	return 0;
+	return err;
 }
 
 static int tick(void *ctx)
@@ -600,12 +579,12 @@ int main(int argc, char **argv)
 	unwinder__attach(r.unw, UNW_BPF_MAPS(r.skel));
 	r.usyms = usyms__new(0);
 	unwinder__symbolizer(r.unw, r.usyms);
-	r.ps = (struct unw_procsnap){ r.usyms, r.unw };
+	r.ps = (struct unw_procsnap){ r.usyms, r.unw, r.py };
 	if (r.py)
 		python__attach(r.py, bpf_map__fd(r.skel->maps.py_procs),
 			       bpf_map__fd(r.skel->maps.py_stacks));
-	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), procsnap_event, &r,
-			      NULL);
+	rb = ring_buffer__new(bpf_map__fd(r.skel->maps.procsnap_events), unwinder__procsnap_event,
+			      &r.ps, NULL);
 	if (!r.usyms || !rb) {
 		err = -errno ?: -ENOMEM;
 		msg__fail(err, "set up the symbolizer");

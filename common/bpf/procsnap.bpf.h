@@ -11,11 +11,9 @@
 #define BPFLITE_PROCSNAP_BPF_H
 
 #include "bpf/loss.bpf.h"
+#include "bpf/errno.bpf.h"
 
 #define PROCSNAP_ENTRIES	16384
-#ifndef EEXIST
-#define EEXIST			17
-#endif
 
 /*
  * Processes user space has snapshotted. A plain hash, not an LRU one

@@ -15,16 +15,8 @@
 #define BPFLITE_PYTHON_BPF_H
 
 #include "abi/python_abi.h"
+#include "bpf/errno.bpf.h"
 
-#ifndef ENOMEM
-#define ENOMEM		12
-#endif
-#ifndef EEXIST
-#define EEXIST		17
-#endif
-#ifndef EFAULT
-#define EFAULT		14
-#endif
 
 /* Set by user space with --python */
 const volatile bool cfg_python = false;

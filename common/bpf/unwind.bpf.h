@@ -21,19 +21,8 @@
 #define BPFLITE_UNWIND_BPF_H
 
 #include "abi/unwind_abi.h"
+#include "bpf/errno.bpf.h"
 
-#ifndef ENOENT
-#define ENOENT		2
-#endif
-#ifndef ENOMEM
-#define ENOMEM		12
-#endif
-#ifndef EEXIST
-#define EEXIST		17
-#endif
-#ifndef EFAULT
-#define EFAULT		14
-#endif
 
 /* Rows of every table; sized by user space before load. */
 struct {

@@ -32,7 +32,7 @@ struct serve_req {
 struct conn {
 	int fd;
 	enum conn_state st;
-	long long since;	/* accepted at (ms) */
+	unsigned long long seq;	/* accept order: the smallest has waited longest */
 	long long deadline;	/* of the current state (ms) */
 	char in[SERVE_MAX_REQUEST + 1];
 	size_t in_len;
@@ -51,6 +51,7 @@ static struct {
 	struct conn conns[SERVE_MAX_CONNS];
 	struct { const char *path, *help; serve_fn fn; void *ctx; } routes[MAX_ROUTES];
 	int nroutes;
+	unsigned long long accepted;	/* connections so far: the next one's seq */
 } srv = { .lfd = -1 };
 
 static void bad_spec(const char *spec, const char *why)
@@ -129,7 +130,13 @@ int serve__open(void)
 	if (srv.family == AF_INET6)
 		setsockopt(srv.lfd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (bind(srv.lfd, (struct sockaddr *)&srv.addr, srv.addrlen) ||
-	    listen(srv.lfd, SERVE_MAX_CONNS)) {
+	    /*
+	     * The kernel's queue, not ours: connections that come while the
+	     * loop is busy (a report, a burst of clients) wait there to be
+	     * accepted. A queue of SERVE_MAX_CONNS dropped the 18th one's
+	     * handshake, and its client tried again only a second later.
+	     */
+	    listen(srv.lfd, SOMAXCONN)) {
 		err = -errno;
 		msg__fail(err, "listen on %s", srv.spec);
 		close(srv.lfd);
@@ -452,7 +459,7 @@ static void accept_all(void)
 				struct conn *o = &srv.conns[i];
 
 				if ((o->st == C_READ || o->st == C_LINGER) &&
-				    (!oldest || o->since < oldest->since))
+				    (!oldest || o->seq < oldest->seq))
 					oldest = o;
 			}
 			if (!oldest) {
@@ -467,8 +474,9 @@ static void accept_all(void)
 		c->st = C_READ;
 		c->in_len = 0;
 		c->in[0] = 0;
-		c->since = loop__now_ms();
-		c->deadline = c->since + SERVE_DEADLINE_MS;
+		/* not the time: a burst is accepted within one millisecond */
+		c->seq = ++srv.accepted;
+		c->deadline = loop__now_ms() + SERVE_DEADLINE_MS;
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/uio.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "abi/unwind_abi.h"
 #include "load/maps.h"
 #include "run/msg.h"
@@ -271,6 +272,26 @@ void python__free(struct pyframes *py)
 	free(py->procs);
 	free(py->queue);
 	free(py);
+}
+
+int python__open(bool *on, int prog_type, struct bpf_map *procs, struct bpf_map *stacks,
+		 struct pyframes **py)
+{
+	*py = NULL;
+	if (*on && libbpf_probe_bpf_helper(prog_type, BPF_FUNC_loop, NULL) != 1) {
+		msg__warn("--python needs bpf_loop() (Linux 5.17): no Python frames");
+		*on = false;
+	}
+	if (!*on)
+		return 0;
+	bpf_map__set_max_entries(procs, PY_PROCS_DEFAULT);
+	bpf_map__set_max_entries(stacks, PY_STACKS_DEFAULT);
+	*py = python__new();
+	if (!*py) {
+		msg__fail(-ENOMEM, "set up --python");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void python__attach(struct pyframes *py, int procs_fd, int stacks_fd)
@@ -1041,7 +1062,7 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 	struct py_stack rec = { 0 };
 	struct stack native = *us;	/* out may be us */
 	__u64 tail = 0;
-	int n = 0, j = 0, i;
+	int n = 0, j = 0, i, runs, evals, skip;
 
 	us = &native;
 #define PUT(v)	do { if (n < max) ips[n++] = (v); } while (0)
@@ -1067,7 +1088,25 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 			PUT(us->ips[i]);
 		goto done;
 	}
+	/*
+	 * An eval call being entered or left (its frame not linked yet, or
+	 * already unlinked) has no run: more eval frames than runs. That is
+	 * the innermost call, so the innermost extra ones keep their native
+	 * name and the runs go to the calls that own them.
+	 */
+	for (i = 0, runs = 0, evals = 0; i < (int)rec.n; i++)
+		runs += !!(rec.frames[i] & PY_ENTRY);
+	if (rec.n && !(rec.frames[rec.n - 1] & PY_ENTRY))
+		runs++;		/* the walk stopped inside a run */
+	for (i = 0; i < us->n; i++)
+		evals += is_eval(usyms, tgid, us->ips[i]);
+	skip = evals > runs ? evals - runs : 0;
 	for (i = 0; i < us->n; i++) {
+		if (skip && is_eval(usyms, tgid, us->ips[i])) {
+			skip--;
+			PUT(us->ips[i]);
+			continue;
+		}
 		if (j < (int)rec.n && is_eval(usyms, tgid, us->ips[i])) {
 			/* the frames this eval call ran: to its entry frame */
 			do {

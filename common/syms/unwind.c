@@ -20,6 +20,7 @@
 #include "run/msg.h"
 #include "run/opts.h"
 #include "syms/procsnap.h"
+#include "syms/python.h"
 #include "syms/safeopen.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
@@ -677,6 +678,8 @@ int unwinder__procsnap_event(void *ctx, void *data, size_t len)
 
 	if (ps->u && len >= sizeof(__u32))
 		unwinder__queue(ps->u, *(const __u32 *)data);
+	if (ps->py && len >= sizeof(__u32))
+		python__queue(ps->py, *(const __u32 *)data);
 	return procsnap__event(ps->usyms, data, len);
 }
 

@@ -17,6 +17,7 @@ struct stack;
 struct usyms;
 struct stack_addrs;
 struct unwinder;
+struct pyframes;
 
 /* Kernel memory defaults (the maps' sizes, see unwinder__start()). */
 #define UNW_ROWS_DEFAULT	(256u << 10)	/* 2 MiB of rows, system-wide */
@@ -108,6 +109,7 @@ void unwinder__symbolizer(struct unwinder *u, struct usyms *usyms);
 struct unw_procsnap {
 	struct usyms *usyms;
 	struct unwinder *u;	/* NULL: frame pointers, nothing queued */
+	struct pyframes *py;	/* --python: queued for its look too (python__queue()) */
 };
 int unwinder__procsnap_event(void *ctx, void *data, size_t len);
 /* Read stack id from unw_stacks into ips (max frames), as stacks__read(). */

@@ -499,3 +499,30 @@ print(re.search(r"<title>" + t + r" \(.*?</title><rect x=\"[0-9.]+\" y=\"([0-9.]
 		[ "$(hue "$k")" = cool ] || { echo "a schedule frame is $k" >&2; return 1; }
 	done <"$BATS_TEST_TMPDIR/k"
 }
+
+# Is rgb(r,g,b) green (Python's)?
+green() {
+	echo "$1" | tr -d 'rgb()' | awk -F, '{ exit !($2 > $1 + 40 && $2 > $3 + 40) }'
+}
+
+@test "flamegraph: Python frames (--python's and py-spy's NAME (FILE.py:LINE)) coloured apart, and only those" {
+	printf '%s\n' \
+		'python3.11;_start;main (/srv/app.py:40);read_config (/srv/app.py:12);time_sleep;clock_nanosleep;-;do_nanosleep 700' \
+		'python3.11;_find_and_load (<frozen importlib._bootstrap>:1176);operator() (x.cc:12);f (a.py:x);g (app.py:);h app.py:3 300' \
+		>"$BATS_TEST_TMPDIR/py.folded"
+	"$BIN/$FG" <"$BATS_TEST_TMPDIR/py.folded" >"$BATS_TEST_TMPDIR/py.svg"
+	xmllint --noout "$BATS_TEST_TMPDIR/py.svg"
+	frames "$BATS_TEST_TMPDIR/py.svg" >"$BATS_TEST_TMPDIR/py.tsv"
+	local f
+	for f in 'main (/srv/app.py:40)' 'read_config (/srv/app.py:12)' '_find_and_load (<frozen importlib._bootstrap>:1176)'; do
+		green "$(field "$f" 7 <"$BATS_TEST_TMPDIR/py.tsv")" || { echo "$f is not green" >&2; return 1; }
+	done
+	for f in _start time_sleep clock_nanosleep 'operator() (x.cc:12)' 'f (a.py:x)' 'g (app.py:)' 'h app.py:3'; do
+		[ "$(hue "$(field "$f" 7 <"$BATS_TEST_TMPDIR/py.tsv")")" = warm ] || { echo "$f is not warm" >&2; return 1; }
+	done
+	[ "$(hue "$(field do_nanosleep 7 <"$BATS_TEST_TMPDIR/py.tsv")")" = cool ]
+	grep -q '>Python</text>' "$BATS_TEST_TMPDIR/py.svg"
+	# no Python frame, no Python in the legend
+	"$BIN/$FG" <"$(known)" >"$BATS_TEST_TMPDIR/g.svg"
+	refute grep -q '>Python</text>' "$BATS_TEST_TMPDIR/g.svg"
+}

@@ -31,31 +31,41 @@ pyenv_python() {
 	echo "$root/versions/$1/bin/python${1%.*}"
 }
 
-# hotcold PYTHON ARGS...: pyhotcold.py under PYTHON for 4 s, profile-lite
-# -j -U -F 999 -p PID ARGS... around it. Leaves WLOUT (the script's CPU
-# times), TOOL_OUT, TOOL_ERR. PYWL is the script (a test may set another).
-hotcold() {
-	local py=$1 go
-	shift
+# pyrun PYTHON SCRIPT SECONDS TOOL ARGS...: SCRIPT under PYTHON for
+# SECONDS once TOOL ARGS... -p PID is attached around it; the tool reports
+# at its end, when the script has exited (its code objects were named
+# while it ran). Leaves WLPID, WLOUT (what the script measured), TOOL_OUT,
+# TOOL_ERR.
+pyrun() {
+	local py=$1 script=$2 secs=$3 tool=$4 go
+	shift 4
 	[ -x "$py" ] || skip "$py not installed"
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.out
-	"$py" "$PYWL" 4 "$go" >"$WLOUT" &
+	"$py" "$script" "$secs" "$go" >"$WLOUT" &
 	WLPID=$!
 	for _ in $(seq 100); do
 		grep -q ready "$WLOUT" && break
 		sleep 0.1
 	done
-	start_tool profile-lite -j -U -F 999 -p "$WLPID" "$@" 8
+	start_tool "$tool" "$@" -p "$WLPID" 8
 	go "$go"
-	wait "$WLPID"
-	# the tool reports at its end: the script has exited by then, so
-	# its code objects were named while it ran
+	wait_bounded "$WLPID" 30 "$script"
 	kill -INT "$TOOL_PID"
-	wait_tool
+	TOOL_RC=0
+	wait_bounded "$TOOL_PID" 30 "$tool" || TOOL_RC=$?
 	[ "$TOOL_RC" = 0 ]
 	assert_ndjson "$TOOL_OUT"
 	cat "$WLOUT"
+}
+
+# hotcold PYTHON ARGS...: pyhotcold.py (the script's CPU times) under
+# profile-lite -j -U -F 999 ARGS... PYWL is the script (a test may set
+# another).
+hotcold() {
+	local py=$1
+	shift
+	pyrun "$py" "$PYWL" 4 profile-lite -j -U -F 999 "$@"
 }
 
 # pyshare FILE PID REGEX: the share of PID's samples whose user stack has a
@@ -96,11 +106,32 @@ assert_hotcold() {
 	assert_merged
 }
 
+# assert_eval_left pid|tid TOTAL: in WLPID's stacks (by process and
+# samples, or by thread and microseconds) no Python frames unmatched, and
+# an eval frame left only innermost, leafward of every Python frame, in at
+# most 0.5% of TOTAL: an eval call sampled (or preempted) as it is entered
+# or left has no Python frame (it is linked a few instructions in,
+# unlinked a few before the return), a sample or two of thousands.
+assert_eval_left() {
+	local count=pysamples left unmatched
+	[ "$1" = tid ] && count=pyus
+	left=$($count "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')
+	unmatched=$($count "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')
+	echo "with an eval loop frame left: $left, with Python frames unmatched: $unmatched, of $2"
+	[ "$left" = 0 ] && [ "$unmatched" = 0 ] || jq -c --argjson w "$WLPID" --arg by "$1" \
+		'select(.type == "stack" and .[$by] == $w and (.user_stack | any(test("^_PyEval_EvalFrameDefault$|^\\[python unmatched\\]$"))))' "$TOOL_OUT"
+	[ "$unmatched" = 0 ]
+	assert_between "share with an eval frame left" "$(awk -v l="$left" -v a="$2" 'BEGIN { print l / a }')" 0 0.005
+	jq -e -s --argjson w "$WLPID" --arg by "$1" 'def py: test(" \\(.*:[0-9]+\\)$");
+		all(.[] | select(.type == "stack" and .[$by] == $w) | .user_stack;
+		    (map(test("^_PyEval_EvalFrameDefault$")) | rindex(true)) as $e |
+		    (map(py) | index(true)) as $q | $e == null or $q == null or $e < $q)' "$TOOL_OUT"
+}
+
 # assert_merged (--unwind dwarf): callers under callees, the eval loop's
 # frames replaced: the script's frames reach the native root
 assert_merged() {
-	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" = 0 ]
-	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
+	assert_eval_left pid "$(pysamples "$TOOL_OUT" "$WLPID" '.')"
 	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
 		any(.[]; .type == "stack" and .pid == $p and
 		(.user_stack | at("^hot \\(") as $h | at("^main \\(") as $m |
@@ -182,11 +213,81 @@ assert_merged() {
 		max_by(.samples) | .user_stack | join(";")' "$TOOL_OUT"
 	[ "$all" -ge 1000 ]
 	assert_between "share in Burn.__init__" "$(awk -v i="$init" -v a="$all" 'BEGIN { print i / a }')" 0.9 1
-	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^\[python unmatched\]$')" = 0 ]
-	[ "$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')" = 0 ]
+	assert_eval_left pid "$all"
 	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
 		any(.[]; .type == "stack" and .pid == $p and
 		(.user_stack | at("^Burn\\.__init__ \\(") as $h | at("^main \\(") as $m |
 		 at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
 		 $h >= 0 and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
+}
+
+# offwait PYTHON ARGS...: tests/workloads/pywait.py under PYTHON for 3 s
+# (read_config() and handle() waiting off CPU 4:1, each one's wall-clock
+# time measured by the script), offcputime-lite -j -U --python ARGS...
+offwait() {
+	local py=$1
+	shift
+	pyrun "$py" "$ROOT/tests/workloads/pywait.py" 3 offcputime-lite -j -U --python "$@"
+}
+
+# pyus FILE TID REGEX: the off-CPU microseconds of thread TID whose user
+# stack has a frame matching REGEX.
+pyus() {
+	jq -s --argjson t "$2" --arg re "$3" '
+		[.[] | select(.type == "stack" and .tid == $t) |
+		 select((.user_stack // []) | any(test($re))) | .total_us] | add // 0' "$1"
+}
+
+# assert_offwait [merged]: the main thread's off-CPU time under named
+# Python frames (>= 99%), read_config()'s and handle()'s each within -5%
+# and +1% of what the script measured around their calls; merged
+# (--unwind dwarf): the wait's native frames (clock_nanosleep, 3.10's
+# select) under the Python function, the script's frames down to the
+# native root.
+assert_offwait() {
+	local all named f got want
+	all=$(pyus "$TOOL_OUT" "$WLPID" '.')
+	named=$(pyus "$TOOL_OUT" "$WLPID" '^[^ ]+ \(.*\.py:[0-9]+\)$')
+	echo "main thread off CPU: $all us, under Python frames $named us"
+	assert_between "share under named Python frames" "$(awk -v n="$named" -v a="$all" 'BEGIN { print n / a }')" 0.99 1
+	for f in read_config handle; do
+		got=$(pyus "$TOOL_OUT" "$WLPID" "^$f \\(.*pywait\\.py:[0-9]+\\)\$")
+		want=$(awk -v f="$f" '$1 == f { print $2 * 1e6 }' "$WLOUT")
+		echo "$f: $got us off CPU, $want us measured"
+		assert_between "$f's off-CPU time / its measured time" \
+			"$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')" 0.95 1.01
+	done
+	[ "${1:-}" = merged ] || return 0
+	assert_eval_left tid "$all"
+	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
+		any(.[]; .type == "stack" and .tid == $p and
+		(.user_stack | at("^(clock_nanosleep|__select)$") as $c | at("^read_config \\(") as $h |
+		 at("^main \\(") as $m | at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
+		 $c >= 0 and $c < $h and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
+}
+
+@test "python: offcputime-lite --python, Debian's python3.11, --unwind dwarf: where each function waits, as measured, merged with the native frames" {
+	offwait /usr/bin/python3.11 --unwind dwarf -v
+	assert_offwait merged
+	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.11 " "$TOOL_ERR"
+}
+
+@test "python: offcputime-lite --python, Debian's python3.11 by frame pointers: each function's wait as measured" {
+	offwait /usr/bin/python3.11
+	assert_offwait
+}
+
+@test "python: offcputime-lite --python, pyenv's CPython 3.10.13, 3.12.1 and 3.13.0, --unwind dwarf: each function's wait as measured, merged" {
+	local v
+	for v in 3.10.13 3.12.1 3.13.0; do
+		offwait "$(pyenv_python "$v")" --unwind dwarf
+		assert_offwait merged
+	done
+}
+
+@test "python: offcputime-lite --python: not with --pprof or -K (yet), a clear error" {
+	run -2 "$BIN/offcputime-lite" --python --pprof "$BATS_TEST_TMPDIR/p.pb.gz" 1
+	[[ "$output" == *"--python does not combine with --pprof or --serve yet"* ]]
+	run -2 "$BIN/offcputime-lite" --python -K 1
+	[[ "$output" == *"--python needs user stacks (not with -K)"* ]]
 }

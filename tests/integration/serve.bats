@@ -279,6 +279,50 @@ promq_until() {
 	wait "$wp"
 }
 
+@test "serve: 40 clients that connect while the tool is stopped wait in the kernel's queue: each connects at once and is answered" {
+	serve runqlat-lite
+	local host=${URL#http://} port rc=0
+	port=${host##*:}
+	kill -STOP "$SERVE_PID"
+	# the tool goes on whatever the check says
+	python3 - "$port" "$SERVE_PID" <<-'EOF' || { kill -CONT "$SERVE_PID"; false; }
+	import os, signal, socket, sys, time
+	port, pid = int(sys.argv[1]), int(sys.argv[2])
+	# the tool accepts nothing while stopped: each handshake is the
+	# kernel's, and a dropped one would be tried again only after 1 s
+	socks = []
+	for i in range(40):
+	    t = time.time()
+	    s = socket.create_connection(("127.0.0.1", port), timeout=0.5)
+	    assert time.time() - t < 0.5, "connection %d waited" % i
+	    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+	    socks.append(s)
+	os.kill(pid, signal.SIGCONT)
+	# SERVE_MAX_CONNS at a time: the 24 that waited longest make way
+	# for the last 16, which must each get a whole answer
+	ok = 0
+	for s in socks[-16:]:
+	    s.settimeout(5)
+	    data = b""
+	    try:
+	        while True:
+	            d = s.recv(65536)
+	            if not d:
+	                break
+	            data += d
+	    except (ConnectionResetError, socket.timeout):
+	        pass
+	    ok += data.startswith(b"HTTP/1.1 200") and b"bpflite_runq_latency_seconds_count" in data
+	print("answered: %d of the last 16" % ok)
+	assert ok == 16
+	EOF
+	kill -CONT "$SERVE_PID"
+	curl -sf --max-time 2 "$URL/metrics" | grep -q '^bpflite_runq_latency_seconds_count '
+	kill -INT "$SERVE_PID"
+	wait "$SERVE_PID" || rc=$?
+	[ "$rc" = 0 ]
+}
+
 @test "serve: garbage, no newline, 1 MB of headers, 100 idle connections: the next scrape is served" {
 	serve runqlat-lite
 	local host=${URL#http://} port
