@@ -288,14 +288,14 @@ assert_offwait() {
 
 @test "python: offcputime-lite --python --pprof: each Python function with its file and lines in pprof's fields (go tool pprof: the time, and -list's wait on time.sleep's line)" {
 	command -v go >/dev/null || skip "go (golang-go) not installed: scripts/deps.sh test"
-	# go tool keeps its caches under HOME
+	# go tool keeps its caches under HOME (helpers.bash's go() is another)
 	export HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache
 	local prof=$BATS_TEST_TMPDIR/py.pb.gz f got want sl list
 	pyrun /usr/bin/python3.11 "$ROOT/tests/workloads/pywait.py" 3 offcputime-lite -U --python --unwind dwarf --pprof "$prof"
 	[ ! -s "$TOOL_OUT" ]
 	# each function's off-CPU time as pprof sums it: what the script measured
 	for f in read_config handle; do
-		got=$(go tool pprof -top -nodefraction=0 -nodecount=1000 -unit=us "$prof" 2>/dev/null |
+		got=$(command go tool pprof -top -nodefraction=0 -nodecount=1000 -unit=us "$prof" 2>/dev/null |
 			F=$f awk '$6 == ENVIRON["F"] { v = $4; sub(/[a-z]+$/, "", v); print v }')
 		want=$(awk -v f="$f" '$1 == f { print $2 * 1e6 }' "$WLOUT")
 		echo "$f: $got us in pprof, $want us measured"
@@ -303,7 +303,7 @@ assert_offwait() {
 	done
 	# read_config's source, from its file: the wait on time.sleep's line
 	sl=$(grep -n 'time.sleep(0.040)' "$ROOT/tests/workloads/pywait.py" | cut -d: -f1)
-	list=$(go tool pprof -list '^read_config$' "$prof" 2>/dev/null)
+	list=$(command go tool pprof -list '^read_config$' "$prof" 2>/dev/null)
 	echo "$list"
 	grep -Eq "^ROUTINE =+ read_config in .*/tests/workloads/pywait\.py$" <<<"$list"
 	grep -Eq "^ +\. +[0-9.]+s +$sl: +time\.sleep\(0\.040\)$" <<<"$list"
