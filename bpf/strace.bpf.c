@@ -1037,6 +1037,23 @@ static __always_inline int handle_switch(bool btf, bool preempt, struct task_str
 	    get_task_state(prev) == TASK_RUNNING)
 		return 0;
 	t->flags |= TASK_SHOWN;
+	/*
+	 * A string sys_enter could not read (its page not faulted in yet) is
+	 * in memory now, the call has read it: it comes with the entry half
+	 * printed now, as strace's shows it.
+	 */
+	if (t->flags & TASK_RETRY_STR) {
+		e = event_new(sizeof(*e), EV_BLOCKED, t->slot, id_tgid, t->enter_ns);
+		if (!e)
+			return 0;
+		__builtin_memset(e->args, 0, sizeof(e->args));
+		e->cap_len[1] = 0;
+		e->cap_arg[0] = t->retry_arg;
+		e->cap_arg[1] = 0xff;
+		copy_str(e, 0, t->outbuf);
+		submit(e, sizeof(*e));
+		return 0;
+	}
 	e = event_new(STRACE_ENTER_SMALL, EV_BLOCKED, t->slot, id_tgid, t->enter_ns);
 	if (!e)
 		return 0;

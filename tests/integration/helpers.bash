@@ -196,6 +196,11 @@ ktrace_start() {
 	# one clock for every CPU: with the default (local, per CPU), a task
 	# that left one CPU and came back on another could sort back to front
 	echo mono >"$KTRACE/trace_clock"
+	# room for every event of a test's workload: the default (1408 KiB a
+	# CPU) holds about 16,000 sched_switch records, and a full buffer
+	# overwrites its oldest ones (a reference that lost the first sleeps
+	# of dd's 8,192); ktrace_stop counts what was overwritten all the same
+	echo "${KTRACE_KB:-8192}" >"$KTRACE/buffer_size_kb"
 	echo >"$KTRACE/trace"
 	echo "$2" >"$KTRACE/events/$1/filter"
 	echo 1 >"$KTRACE/events/$1/enable"
@@ -205,6 +210,7 @@ ktrace_start() {
 ktrace_stop() {
 	echo 0 >"$KTRACE/tracing_on"
 	cat "$KTRACE/trace" >"$BATS_TEST_TMPDIR/ktrace"
+	KTRACE_LOST=$(cat "$KTRACE"/per_cpu/cpu*/stats | awk '/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }')
 	echo 0 >"$KTRACE/events/$KTRACE_EVENT/enable"
 	rmdir "$KTRACE"
 }
@@ -220,8 +226,9 @@ ktrace_sched() {
 # blocking switch-outs of the workload (in a state STATES matches, a regex,
 # S or D by default), each switched back in before its next
 # switch-out, and each switch-in after the first switch-out has one before
-# it. Sets KTRACE_WHY, and KTRACE_HALF: waits whose switch-in is missing
-# (two switch-outs in a row), which every tool path can see.
+# it, and none of its records was overwritten. Sets KTRACE_WHY, and
+# KTRACE_HALF: waits whose switch-in is missing (two switch-outs in a
+# row), which every tool path can see.
 ktrace_complete() {
 	local r half_out
 	r=$(awk -v p="$KTRACE_PID" -v st="^prev_state=(${2:-S|D})\$" '
@@ -240,8 +247,8 @@ ktrace_complete() {
 		}
 		END { print blocking + 0, half_in + 0, half_out + 0 }' "$BATS_TEST_TMPDIR/ktrace")
 	read -r KTRACE_BLOCKING KTRACE_HALF half_out <<<"$r"
-	KTRACE_WHY="$KTRACE_BLOCKING blocking switch-outs traced (at least $1), $KTRACE_HALF switch-ins and $half_out switch-outs missing"
-	[ "$KTRACE_BLOCKING" -ge "$1" ] && [ "$KTRACE_HALF" = 0 ] && [ "$half_out" = 0 ]
+	KTRACE_WHY="$KTRACE_BLOCKING blocking switch-outs traced (at least $1), $KTRACE_HALF switch-ins and $half_out switch-outs missing, ${KTRACE_LOST:-0} records overwritten"
+	[ "$KTRACE_BLOCKING" -ge "$1" ] && [ "$KTRACE_HALF" = 0 ] && [ "$half_out" = 0 ] && [ "${KTRACE_LOST:-0}" = 0 ]
 }
 
 # dsleeps_reported PID MIN: dstate-lite's -j -m 0 output (TOOL_OUT) holds

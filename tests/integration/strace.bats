@@ -857,6 +857,34 @@ blocked_half() {
 	blocked_half BPFLITE_FORCE_RAW_TP=1
 }
 
+# blocked_string [ENV=VALUE...]: blockread -o opens a fifo by a path in a
+# page not faulted in at the call's entry, and blocks until the test opens
+# the fifo for writing: the entry half shows the path (read as the call
+# blocked), and so does the whole line, as strace shows them.
+blocked_string() {
+	local f=$BATS_TEST_TMPDIR/fifo out=$BATS_TEST_TMPDIR/t.txt w head rc=0
+	rm -f "$f" "$out"
+	mkfifo "$f"
+	env "$@" "$BIN/strace-lite" -e trace=openat -o "$out" "$WL/blockread" -o "$f" &
+	TOOL_PID=$!
+	poll_line "$out" '^openat\(AT_FDCWD, .*, O_RDONLY$' 20 >/dev/null || rc=1
+	head=$(cat "$out")
+	exec {w}<>"$f"	# a writer (read-write: never waits), which ends the open
+	wait_bounded "$TOOL_PID" 10 strace-lite
+	exec {w}>&-
+	printf '%s\n-- and once it returned:\n' "$head"
+	cat "$out"
+	[ "$rc" = 0 ]
+	grep -Fqx "openat(AT_FDCWD, \"$f\", O_RDONLY" <<<"$head"
+	grep -Eq "^openat\(AT_FDCWD, \"$f\", O_RDONLY\) += [0-9]+\$" "$out"
+}
+
+# bats test_tags=vm
+@test "strace: a blocked call's string not in memory at its entry shows in its entry half and line, both paths" {
+	blocked_string
+	blocked_string BPFLITE_FORCE_RAW_TP=1
+}
+
 # attached_half [ENV=VALUE...]: -p on a process already blocked in read(0)
 attached_half() {
 	local f=$BATS_TEST_TMPDIR/in w

@@ -7,9 +7,14 @@
  * and openat, which the test does not trace), makes N getppid calls and
  * writes "hello\n" to the pipe, which ends the read. Without -t, the main
  * thread itself reads fd 0 (whatever the test feeds it) once and exits.
- *   blockread [-t] [-n N]
+ * With -o PATH it opens PATH (a fifo: it blocks until the test opens it
+ * for writing) for reading instead, with PATH in a page of a memfd that it
+ * maps and never touches: no tracer can read the string at the call's
+ * entry, and the kernel has read it when the open blocks.
+ *   blockread [-t] [-n N] [-o PATH]
  */
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include "wl.h"
 
@@ -42,6 +47,21 @@ static int in_read(pid_t tid)
 
 static pid_t reader_tid;
 
+/* open(PATH) with PATH where no page is faulted in; its fd, or -1 */
+static int open_untouched(const char *path)
+{
+	size_t len = strlen(path) + 1;
+	int fd = memfd_create("blockread", MFD_CLOEXEC);
+	char *p;
+
+	if (fd < 0 || write(fd, path, len) != (ssize_t)len)
+		return -1;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	return syscall(SYS_openat, AT_FDCWD, p, O_RDONLY);
+}
+
 static void *reader_named(void *arg)
 {
 	reader_tid = syscall(SYS_gettid);
@@ -51,19 +71,23 @@ static void *reader_named(void *arg)
 int main(int argc, char **argv)
 {
 	int opt, threaded = 0, p[2];
+	const char *path = NULL;
 	long n = 3;
 	pthread_t th;
 	void *ret;
 
-	while ((opt = getopt(argc, argv, "tn:")) != -1) {
+	while ((opt = getopt(argc, argv, "tn:o:")) != -1) {
 		switch (opt) {
 		case 't': threaded = 1; break;
 		case 'n': n = atol(optarg); break;
+		case 'o': path = optarg; break;
 		default:
-			fprintf(stderr, "usage: blockread [-t] [-n N]\n");
+			fprintf(stderr, "usage: blockread [-t] [-n N] [-o PATH]\n");
 			return 2;
 		}
 	}
+	if (path)
+		return open_untouched(path) < 0;
 	if (!threaded)
 		return syscall(SYS_read, 0, buf, sizeof(buf)) < 0;
 	if (pipe(p) || dup2(p[0], 0) < 0)

@@ -1008,7 +1008,24 @@ static void on_strv(const struct strace_strv *v, size_t size)
  * is its entry (a call with nothing copied at entry; -p's calls in
  * progress). With -z/-Z a line shows only at the return, as strace's.
  */
-static void on_blocked(const struct strace_enter *e)
+/*
+ * A blocked call's string that its entry could not copy, copied as it
+ * blocked (EV_BLOCKED with the string: cap[0], its argument cap_arg[0]):
+ * in place of the failed copy, so the entry half shows it.
+ */
+static void blocked_str(struct strace_enter *pe, const struct strace_enter *e, size_t size)
+{
+	if (size < sizeof(*e) || e->cap_arg[0] >= 6 || e->cap_len[0] <= 0)
+		return;
+	for (int k = 0; k < STRACE_CAPS; k++) {
+		if (pe->cap_arg[k] == e->cap_arg[0] && pe->cap_len[k] < 0) {
+			memcpy(pe->cap[k], e->cap[0], sizeof(pe->cap[k]));
+			pe->cap_len[k] = e->cap_len[0];
+		}
+	}
+}
+
+static void on_blocked(const struct strace_enter *e, size_t size)
 {
 	struct pending **pp = pending_find(e->h.tid), *p = *pp;
 
@@ -1018,6 +1035,8 @@ static void on_blocked(const struct strace_enter *e)
 		p = pending_add(e, STRACE_ENTER_SMALL);
 		if (!p)
 			return;
+	} else {
+		blocked_str(&p->e, e, size);
 	}
 	p->blocked = true;
 	if (cfg.status != STATUS_ALL || !print_call(&p->e, NULL, PART_HEAD, 0))
@@ -1311,7 +1330,7 @@ int print__event(void *ctx, void *data, size_t size)
 		break;
 	case EV_BLOCKED:
 		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
-			on_blocked(data);
+			on_blocked(data, size);
 		break;
 	case EV_STRV:
 		if (size >= STRACE_STRV_HDR && h->slot < STRACE_SLOTS)
