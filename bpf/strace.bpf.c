@@ -21,6 +21,7 @@
 
 const volatile bool cfg_trace = true;		/* send events (trace mode) */
 const volatile bool cfg_summary = false;	/* -c, -C */
+const volatile bool cfg_wall = false;		/* -w: -c sums wall time, not system time */
 const volatile bool cfg_hist = false;		/* -L */
 const volatile bool cfg_follow = false;		/* -f */
 const volatile __u32 cfg_uid = (__u32)-1;	/* -u USER without a command: every task of USER */
@@ -29,12 +30,13 @@ const volatile __u32 cfg_status = STATUS_ALL;	/* -z, -Z */
 const volatile __u32 cfg_strsize = 32;		/* -s: buffer bytes copied */
 const volatile __u64 cfg_wakeup_bytes = 65536;	/* wake the reader past this backlog */
 const volatile __u32 cfg_exec_slots[4] = { 59, 322, STRACE_IA32 + 11, STRACE_IA32 + 358 };
-/* exit and exit_group never reach sys_exit: -c counts them at entry */
+/* exit and exit_group never reach sys_exit (-c does not list them, as strace) */
 const volatile __u32 cfg_noreturn_slots[4] = { 60, 231, STRACE_IA32 + 1, STRACE_IA32 + 252 };
 /* Traced slots (-e trace=) and what to copy per slot (tools/strace/decode/sysdecode.h). */
 const volatile __u64 cfg_mask[STRACE_SLOTS / 64];
 const volatile __u64 cfg_capture[STRACE_SLOTS];
 const volatile bool cfg_fd_info = false;	/* -y, -P: EV_FDS, EV_EXEC_FDS */
+const volatile bool cfg_noabbrev = false;	/* -v: execve's argv and envp unabbreviated */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -157,13 +159,6 @@ static __always_inline void *event_new(__u64 size, __u32 type, __u32 slot, __u64
 	return h;
 }
 
-static __always_inline bool slot_traced(__u32 slot)
-{
-	if (slot >= STRACE_SLOTS)
-		return false;
-	return cfg_mask[slot / 64] & (1ULL << (slot % 64));
-}
-
 static __always_inline bool is_exec(__u32 slot)
 {
 	return slot == cfg_exec_slots[0] || slot == cfg_exec_slots[1] ||
@@ -217,6 +212,23 @@ _Static_assert(STRACE_STR_MAX == 256 && STRACE_CAP_TINY == 32, "clamp_len() lite
 		     "if %[v] <= " __clamp_str(max) " goto +1;"		\
 		     "%[v] = " __clamp_str(max) : [v] "+r"(n))
 
+static __always_inline bool slot_traced(__u32 slot)
+{
+	__u64 w = slot / 64;
+
+	if (slot >= STRACE_SLOTS)
+		return false;
+	/*
+	 * the word's index clamped on its register: the compiler may derive
+	 * it from a spilled copy of the call number whose bound 6.1's
+	 * verifier does not know (it did once -c's stime read took a
+	 * register in handle_enter)
+	 */
+	_Static_assert(STRACE_SLOTS / 64 == 16, "slot_traced() literals");
+	clamp_len(w, 15, 15);
+	return cfg_mask[w] & (1ULL << (slot % 64));
+}
+
 /* args[i], i bounded on the register that indexes (i past 5: args[5]) */
 static __always_inline __u64 arg_at(const __u64 *args, __u64 i)
 {
@@ -242,45 +254,114 @@ static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, _
 }
 
 /*
- * execve's argv: the first STRACE_ARGV strings, STRACE_ARGV_LEN bytes
- * each, side by side in one copy slot; cap_len = how many, plus
- * STRACE_ARGV_MORE when there were more.
+ * execve's argv (and with -v envp), sent whole in an EV_STRV record built
+ * here: per CPU, not on the stack, which the callers of handle_enter
+ * already fill.
  */
-/* strace's "N vars" comment: the entries of execve's envp, up to a bound. */
-static __always_inline int count_env(__u64 envp)
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct strace_strv);
+} strv_buf SEC(".maps");
+
+/* Bytes read of each string: -s + 1 and the NUL (a longer one is cut). */
+#define STRV_STR	(cfg_strsize + 2)
+
+/*
+ * The strings of the array at vec into b->data, as array which (0: argv,
+ * 1: envp): strace prints -s strings of an array, every one with -v; here
+ * at most as many as fit whole in STRACE_STRV_BYTES and STRACE_STRV_MAX.
+ * A bounded loop the verifier walks once per string: a branch that leaves
+ * it waits on the verifier's stack meanwhile, so the body has few.
+ */
+static __always_inline void read_strv(struct strace_strv *b, __u64 vec, int which, __u32 ia32)
 {
-	__u64 p = 0;
+	__u32 max = cfg_noabbrev ? STRACE_STRV_MAX : cfg_strsize;
+	/* no branch on ia32: each would double the verifier's walk */
+	__u64 step = 8 >> ia32, pmask = ~0ULL >> (32 * ia32), p;
+	/*
+	 * read from memory: unknown to the verifier, so that it does not walk
+	 * the loop again for each length the strings before could have
+	 */
+	__u32 off = *(volatile __u32 *)&b->len;
+	long n;
+
+	if (bpf_probe_read_user(&p, sizeof(p), (void *)vec)) {
+		b->flags |= which ? STRV_ENV_FAULT : STRV_ARGV_FAULT;
+		return;
+	}
+	/* one more than max: a string past it is "..." */
+	for (int i = 0; i <= STRACE_STRV_MAX; i++) {
+		/* an element that cannot be read ends the array */
+		p = bpf_probe_read_user(&p, sizeof(p), (void *)(vec + i * step)) ? 0 : p & pmask;
+		if (!p)
+			break;
+		if (i >= max || off > STRACE_STRV_BYTES - STRV_STR) {
+			b->flags |= which ? STRV_ENV_MORE : STRV_ARGV_MORE;
+			break;
+		}
+		off &= STRACE_STRV_BYTES - 1;
+		b->data[off] = 0;	/* unreadable: an empty string */
+		n = bpf_probe_read_user_str(&b->data[off], STRV_STR, (void *)p);
+		off += n > 0 ? n : 1;
+		b->count[which & 1]++;
+	}
+	b->len = off;
+}
+
+/* strace's "N vars" comment: the entries of execve's envp, up to a bound. */
+static __always_inline int count_env(__u64 envp, __u32 ia32)
+{
+	__u64 step = 8 >> ia32, pmask = ~0ULL >> (32 * ia32), p = 0;
 	int n;
 
 	for (n = 0; n < STRACE_ENVC_MAX; n++) {
-		if (bpf_probe_read_user(&p, sizeof(p), (void *)(envp + n * 8)) || !p)
+		if (bpf_probe_read_user(&p, sizeof(p), (void *)(envp + n * step)) || !(p & pmask))
 			break;
 	}
 	return n;
 }
 
-static __always_inline void copy_argv(struct strace_enter *e, int k, int arg, __u64 argv,
-				      bool envc)
+/*
+ * EV_STRV after the entry: argv and envp (0: none) of the call of slot,
+ * how (STRV_SEND_*). A global function: the verifier walks its loops once,
+ * not once for each way handle_enter reaches it. Its arguments are
+ * scalars, its stack a few bytes (the chain's is bounded at 512).
+ */
+#define STRV_SEND_IA32	(1 << 8)
+#define STRV_SEND_ENVC	(1 << 9)	/* and envp: counted, or with -v its strings */
+__noinline int send_strv(__u64 argv, __u64 envp, __u64 id_tgid, __u32 slot, __u32 how)
 {
-	char *dst = k ? e->cap[1] : e->cap[0];
-	__u64 p = 0;
-	int n = 0;
+	__u32 ia32 = (how & STRV_SEND_IA32) != 0;
+	struct strace_strv *b;
+	__u32 zero = 0;
 
-	e->cap_arg[k & 1] = STRACE_ARGV_ARG | arg;
-#pragma unroll
-	for (int i = 0; i < STRACE_ARGV; i++) {
-		if (bpf_probe_read_user(&p, sizeof(p), (void *)(argv + i * 8)) || !p)
-			goto out;
-		if (bpf_probe_read_user_str(dst + i * STRACE_ARGV_LEN, STRACE_ARGV_LEN, (void *)p) < 0)
-			dst[i * STRACE_ARGV_LEN] = 0;
-		n++;
+	b = bpf_map_lookup_elem(&strv_buf, &zero);
+	if (!b)
+		return 0;
+	b->h.type = EV_STRV;
+	b->h.slot = slot;
+	b->h.tgid = id_tgid >> 32;
+	b->h.tid = (__u32)id_tgid;
+	b->h.ts = 0;
+	b->count[0] = b->count[1] = 0;
+	b->arg = how & 0xff;
+	b->flags = 0;
+	b->len = 0;
+	read_strv(b, argv, 0, ia32);
+	if (how & STRV_SEND_ENVC) {
+		if (cfg_noabbrev) {
+			b->flags |= STRV_ENV;
+			read_strv(b, envp, 1, ia32);
+		} else {
+			b->count[1] = count_env(envp, ia32);
+		}
 	}
-	if (!bpf_probe_read_user(&p, sizeof(p), (void *)(argv + STRACE_ARGV * 8)) && p)
-		n |= STRACE_ARGV_MORE;
-out:
-	if (envc && arg < 5)
-		n |= count_env(arg_at(e->args, arg + 1)) << STRACE_ENVC_SHIFT;
-	e->cap_len[k & 1] = n;
+	if (bpf_ringbuf_output(&events, b, STRACE_STRV_HDR + (b->len & (STRACE_STRV_BYTES - 1)),
+			       0))
+		lose(id_tgid >> 32);
+	return 0;
 }
 
 /* one element's data: n bytes (the slot, a literal, bounds them on the copy's register) */
@@ -474,7 +555,7 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 	__u64 id_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id_tgid, slot, in;
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 cap;
+	__u64 cap, argv, envp;
 	struct strace_task *t;
 	struct strace_enter *e;
 	bool ia32, big;
@@ -515,12 +596,8 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 		return 0;
 	t->slot = slot;
 	t->enter_ns = bpf_ktime_get_ns();
-	if (cfg_summary && cfg_status != STATUS_FAILED && is_noreturn(slot)) {
-		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
-
-		if (s)
-			s->calls++;
-	}
+	if (cfg_summary && !cfg_wall)
+		t->enter_stime = BPF_CORE_READ(task, stime);
 	if (!cfg_trace)	/* -c: the rest is for the events only */
 		return 0;
 	t->outbuf = 0;
@@ -599,13 +676,20 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 			k++;
 		}
 	}
-	in = STRACE_CAP_ARGV(cap);
-	if (big && in && in <= 6 && k < STRACE_CAPS)
-		copy_argv(e, k, in - 1, arg_at(e->args, in - 1), cap & STRACE_CAP_ENVC);
 	in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
 	if (in && in <= 6 && !(t->flags & TASK_RETRY_STR))
 		t->outbuf = arg_at(e->args, in - 1);
-	submit(e, big ? sizeof(*e) : STRACE_ENTER_SMALL);
+	in = STRACE_CAP_ARGV(cap);
+	if (!big || !in || in > 6) {
+		submit(e, big ? sizeof(*e) : STRACE_ENTER_SMALL);
+		return 0;
+	}
+	argv = arg_at(e->args, in - 1);
+	envp = arg_at(e->args, in);
+	submit(e, sizeof(*e));
+	/* execve: argv and envp in the next record */
+	send_strv(argv, envp, id_tgid, slot, (in - 1) | (ia32 ? STRV_SEND_IA32 : 0) |
+		  (cap & STRACE_CAP_ENVC && in < 6 ? STRV_SEND_ENVC : 0));
 	return 0;
 }
 
@@ -781,11 +865,23 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 
 	if (cfg_summary) {
 		struct strace_stat *s = bpf_map_lookup_elem(&stats, &slot);
+		__u64 stime;
 
 		if (s) {	/* per-CPU: no atomics needed */
 			s->calls++;
 			s->errors += failed;
-			s->ns += ns;
+			if (cfg_wall) {
+				s->ns += ns;
+			} else {
+				/*
+				 * strace's: the system time the kernel accounted
+				 * to the thread during the call (its stime, by
+				 * the tick unless the kernel accounts precisely)
+				 */
+				stime = BPF_CORE_READ(task, stime);
+				if (stime > t->enter_stime)
+					s->ns += stime - t->enter_stime;
+			}
 		}
 	}
 	if (cfg_hist) {

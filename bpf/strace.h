@@ -81,15 +81,25 @@
 #define STRACE_ADDR_OFF		128
 #define STRACE_ADDR_MAX		110		/* sizeof(struct sockaddr_un) */
 
-/* envp's count in the argv copy's cap_len, bits 16 and up */
-#define STRACE_ENVC_SHIFT	16
+/*
+ * EV_STRV: execve's argv in full, and with -v its envp, sent after its
+ * EV_ENTER: the strings one after another, each with its NUL, cut at
+ * -s + 1 bytes (a longer one shows "..."); at most -s strings of an array
+ * (strace's abbreviation), STRACE_STRV_MAX with -v, and as many as fit
+ * whole (-s + 2 bytes each) in STRACE_STRV_BYTES. Without -v envp is only
+ * counted (strace's "N vars"), up to STRACE_ENVC_MAX.
+ */
+#define STRACE_STRV_BYTES	16384	/* a power of two */
+#define STRACE_STRV_MAX		512
 #define STRACE_ENVC_MAX		256
+enum strace_strv_flags {
+	STRV_ARGV_MORE	= 1 << 0,	/* argv has strings past those sent */
+	STRV_ENV_MORE	= 1 << 1,	/* envp has */
+	STRV_ENV	= 1 << 2,	/* envp's strings follow argv's (-v) */
+	STRV_ARGV_FAULT	= 1 << 3,	/* argv could not be read */
+	STRV_ENV_FAULT	= 1 << 4,	/* envp could not be read */
+};
 
-/* execve argv: strings copied, bytes each; cap_arg of the copy. */
-#define STRACE_ARGV		4
-#define STRACE_ARGV_LEN		(STRACE_STR_MAX / STRACE_ARGV)
-#define STRACE_ARGV_MORE	0x100
-#define STRACE_ARGV_ARG		0x80	/* | argument index: an argv copy */
 
 /* Per traced thread (value of the traced set). */
 enum strace_task_flags {
@@ -102,6 +112,7 @@ enum strace_task_flags {
 
 struct strace_task {
 	__u64 enter_ns;
+	__u64 enter_stime;	/* -c: the thread's system time (ns) as the call began */
 	/*
 	 * -p: the thread's start time in clock ticks (USER_HZ, /proc's
 	 * starttime) when user space added it, 0 once its first call proved
@@ -140,6 +151,7 @@ enum strace_event_type {
 	 * print the entry half now. Sent once a call.
 	 */
 	EV_BLOCKED,
+	EV_STRV,		/* execve's argv and envp (struct strace_strv) */
 };
 
 struct strace_hdr {
@@ -189,6 +201,19 @@ struct strace_fork {
 	__u32 files_shared;		/* CLONE_FILES: one fd table for both */
 };
 
+struct strace_strv {
+	struct strace_hdr h;
+	__u16 count[2];			/* strings of argv, of envp (or envp's count) */
+	__u8 arg;			/* argument index of argv */
+	__u8 flags;			/* enum strace_strv_flags */
+	__u16 pad;
+	__u32 len;			/* bytes of data */
+	__u32 pad2;
+	/* the reader's room past the last string it may start */
+	char data[STRACE_STRV_BYTES + 2 * STRACE_STR_MAX];
+};
+#define STRACE_STRV_HDR		(sizeof(struct strace_strv) - 2 * STRACE_STR_MAX - STRACE_STRV_BYTES)
+
 /*
  * EV_FDS: what the kernel knows of the files of the fds a call made (its
  * return value, or pipe's and socketpair's pair), read from the fd table
@@ -236,7 +261,7 @@ struct strace_signal {
 struct strace_stat {
 	__u64 calls;
 	__u64 errors;
-	__u64 ns;
+	__u64 ns;		/* system time in the calls; with -w, wall time */
 };
 
 struct strace_hist {

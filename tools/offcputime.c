@@ -94,7 +94,7 @@ static const struct argp_option options[] = {
 	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
 	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
 	{ "pprof", OPT_PPROF, "FILE", 0, "Write the stacks as a gzipped pprof profile to FILE instead of stdout", 0 },
-	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks, where each thread waits (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf). Not with --pprof or --serve yet", 0 },
+	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks, where each thread waits (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf; in pprof profiles with their file and line)", 0 },
 	{ 0 },
 };
 
@@ -163,8 +163,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--pprof writes one profile of the run: no --interval with it");
 		if (serve__spec() && (cfg.pprof || cfg.folded || window_opts.interval_ms))
 			msg__usage("--serve answers with profiles: no --pprof, -f or --interval with it");
-		if (cfg.python && (cfg.pprof || serve__spec()))
-			msg__usage("--python does not combine with --pprof or --serve yet");
 		if (cfg.python && cfg.kernel_stacks_only)
 			msg__usage("--python needs user stacks (not with -K)");
 		if (cfg.max_set && cfg.min_us > cfg.max_us)
@@ -272,7 +270,7 @@ static int report(void *ctx, FILE *out)
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
 	/* a merged stack: the native frames, Python's and their marks */
-	mips = calloc(cfg.depth + PY_MAX_FRAMES + 4, sizeof(*mips));
+	mips = calloc(cfg.depth + PY_MERGED_EXTRA, sizeof(*mips));
 	if (!e || !kips || !uips || !mips) {
 		err = -ENOMEM;
 		goto out;
@@ -311,7 +309,7 @@ static int report(void *ctx, FILE *out)
 			up = &us;
 			if (r->py && k->py_stack_id != -EFAULT)
 				python__merge(r->py, r->usyms, k->tgid, k->py_stack_id, &us,
-					      r->unw != NULL, mips, cfg.depth + PY_MAX_FRAMES + 4, &us);
+					      r->unw != NULL, mips, cfg.depth + PY_MERGED_EXTRA, &us);
 		}
 		if (env.json) {
 			json__begin(&j, out);
@@ -375,6 +373,7 @@ static struct offcpu_src pprof_src(const struct run *r)
 		.kernel_stacks = !cfg.user_stacks_only,
 		.user_stacks = !cfg.kernel_stacks_only,
 		.usyms = r->usyms,
+		.py = r->py,
 	};
 }
 

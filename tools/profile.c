@@ -381,7 +381,7 @@ static int report(void *ctx, FILE *out)
 	kips = calloc(cfg.depth, sizeof(*kips));
 	uips = calloc(cfg.depth, sizeof(*uips));
 	/* a merged stack: the native frames, Python's and their marks */
-	mips = calloc(cfg.depth + PY_MAX_FRAMES + 4, sizeof(*mips));
+	mips = calloc(cfg.depth + PY_MERGED_EXTRA, sizeof(*mips));
 	if (err || !kips || !uips || !mips) {
 		err = err ?: -ENOMEM;
 		msg__fail(err, "read the sampled stacks");
@@ -408,7 +408,7 @@ static int report(void *ctx, FILE *out)
 			up = &us;
 			if (r->py && e[i].py_stack_id != -EFAULT)
 				python__merge(r->py, r->usyms, e[i].tgid, e[i].py_stack_id, &us,
-					      r->unw != NULL, mips, cfg.depth + PY_MAX_FRAMES + 4, &us);
+					      r->unw != NULL, mips, cfg.depth + PY_MERGED_EXTRA, &us);
 		}
 		if (env.json) {
 			json__begin(&j, out);

@@ -181,6 +181,7 @@ static bool catch_call(pid_t pid, pid_t tid, bool wide, struct strace_task *t,
 	t->flags = TASK_WHOLE | TASK_SHOWN;
 	t->retry_arg = out <= 6 ? out : 0;
 	t->enter_ns = e->h.ts;
+	t->enter_stime = ~0ULL;	/* -C: its system time so far is not the call's */
 	return true;
 }
 
@@ -530,6 +531,7 @@ static void set_rodata(void)
 	skel->rodata->cfg_trace = !cfg.summary_only;
 	skel->rodata->cfg_summary = cfg.summary_only || cfg.summary;
 	skel->rodata->cfg_hist = cfg.hist;
+	skel->rodata->cfg_wall = cfg.wall;
 	skel->rodata->cfg_follow = cfg.follow;
 	skel->rodata->cfg_all = !cfg.cmd && !cfg.npids && !cfg.user;
 	if (cfg.user && !cfg.cmd) {	/* every task of the user */
@@ -542,6 +544,7 @@ static void set_rodata(void)
 	}
 	skel->rodata->cfg_status = cfg.status;
 	skel->rodata->cfg_strsize = cfg.strsize;
+	skel->rodata->cfg_noabbrev = sysdecode__verbose;
 	if (!cfg.mask_set)
 		memset(cfg.mask, 0xff, sizeof(cfg.mask));
 	memcpy((void *)skel->rodata->cfg_mask, cfg.mask, sizeof(cfg.mask));

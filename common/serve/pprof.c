@@ -213,8 +213,8 @@ enum {
 	MAPPING_FILENAME, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
 };
 enum { LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE };
-enum { LINE_FUNCTION_ID = 1 };
-enum { FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME };
+enum { LINE_FUNCTION_ID = 1, LINE_LINE };
+enum { FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME, FUNCTION_START_LINE };
 
 struct pprof {
 	struct intern in;
@@ -366,9 +366,11 @@ __u64 pprof__mapping(struct pprof *p, __u64 start, __u64 limit, __u64 file_offse
 	return id;
 }
 
-static __u64 function(struct pprof *p, const char *name)
+static __u64 function(struct pprof *p, const char *name, const char *file, __s64 start_line)
 {
-	struct { char kind; __u64 name; } __attribute__((packed)) k = { 'F', pprof__cstr(p, name) };
+	struct { char kind; __u64 name, file; __s64 start; } __attribute__((packed)) k = {
+		'F', pprof__cstr(p, name), file ? pprof__cstr(p, file) : 0, start_line,
+	};
 	struct pb m = { 0 };
 	bool fresh;
 	__u64 id = intern_id(p, &k, sizeof(k), &p->nfunc, &fresh);
@@ -378,6 +380,10 @@ static __u64 function(struct pprof *p, const char *name)
 	pb__uint(&m, FUNCTION_ID, id);
 	pb__uint(&m, FUNCTION_NAME, k.name);
 	pb__uint(&m, FUNCTION_SYSTEM_NAME, k.name);
+	if (k.file)
+		pb__uint(&m, FUNCTION_FILENAME, k.file);
+	if (start_line > 0)
+		pb__uint(&m, FUNCTION_START_LINE, start_line);
 	pb__msg(&p->body, PROFILE_FUNCTION, &m);
 	pb__free(&m);
 	return id;
@@ -385,10 +391,16 @@ static __u64 function(struct pprof *p, const char *name)
 
 __u64 pprof__location(struct pprof *p, __u64 mapping_id, __u64 addr, const char *func)
 {
-	struct { char kind; __u64 map, addr, fn; } __attribute__((packed)) k = {
-		'L', mapping_id, addr, function(p, func),
+	return pprof__location_src(p, mapping_id, addr, func, NULL, 0, 0);
+}
+
+__u64 pprof__location_src(struct pprof *p, __u64 mapping_id, __u64 addr, const char *func,
+			  const char *file, __s64 start_line, __s64 line)
+{
+	struct { char kind; __u64 map, addr, fn; __s64 line; } __attribute__((packed)) k = {
+		'L', mapping_id, addr, function(p, func, file, start_line), line,
 	};
-	struct pb m = { 0 }, line = { 0 };
+	struct pb m = { 0 }, ln = { 0 };
 	bool fresh;
 	__u64 id = intern_id(p, &k, sizeof(k), &p->nloc, &fresh);
 
@@ -397,10 +409,12 @@ __u64 pprof__location(struct pprof *p, __u64 mapping_id, __u64 addr, const char 
 	pb__uint(&m, LOCATION_ID, id);
 	pb__uint(&m, LOCATION_MAPPING_ID, mapping_id);
 	pb__uint(&m, LOCATION_ADDRESS, addr);
-	pb__uint(&line, LINE_FUNCTION_ID, k.fn);
-	pb__msg(&m, LOCATION_LINE, &line);
+	pb__uint(&ln, LINE_FUNCTION_ID, k.fn);
+	if (line > 0)
+		pb__uint(&ln, LINE_LINE, line);
+	pb__msg(&m, LOCATION_LINE, &ln);
 	pb__msg(&p->body, PROFILE_LOCATION, &m);
-	pb__free(&line);
+	pb__free(&ln);
 	pb__free(&m);
 	return id;
 }

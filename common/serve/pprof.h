@@ -80,6 +80,13 @@ __u64 pprof__mapping(struct pprof *p, __u64 start, __u64 limit, __u64 file_offse
 		     const char *filename, const char *build_id, bool has_functions);
 /* A location (address in mapping_id, 0: none) named func: its id. */
 __u64 pprof__location(struct pprof *p, __u64 mapping_id, __u64 addr, const char *func);
+/*
+ * The same with the source: func's file and first line (Function's
+ * filename, start_line) and the location's line (Line's line); a Python
+ * frame, whose code has no address.
+ */
+__u64 pprof__location_src(struct pprof *p, __u64 mapping_id, __u64 addr, const char *func,
+			  const char *file, __s64 start_line, __s64 line);
 /* A sample: locations leaf first, one value per sample type, labels. */
 int pprof__sample(struct pprof *p, const __u64 *locs, size_t nlocs, const __s64 *values,
 		  size_t nvalues, const struct pprof_label *labels, size_t nlabels);

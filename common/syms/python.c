@@ -1023,26 +1023,59 @@ const char *python__name(struct pyframes *py, pid_t tgid, __u64 frame, char *buf
 	return code_name(py, proc_find(py, tgid), frame, buf, len);
 }
 
+/* The code object of frame, named (NULL: gone), and the line its instruction is on. */
+static struct py_code *code_line(struct pyframes *py, struct py_procinfo *p, __u64 frame,
+				 int *line)
+{
+	__u32 lasti = (frame >> PY_LASTI_SHIFT) & PY_LASTI_NONE;
+	struct py_code *c = code_get(py, p, frame & PY_CODE_MASK);
+
+	if (c->bad)
+		return NULL;
+	*line = -1;
+	if (lasti != PY_LASTI_NONE && c->linetable)
+		*line = p->l.minor == 10 ?
+			python__line310(c->linetable, c->lt_len, c->firstlineno, lasti) :
+			python__line311(c->linetable, c->lt_len, c->firstlineno, lasti);
+	/* no line for the instruction: the function's first */
+	if (*line < 0)
+		*line = c->firstlineno;
+	return c;
+}
+
 static const char *code_name(struct pyframes *py, struct py_procinfo *p, __u64 frame,
 			     char *buf, size_t len)
 {
-	__u64 code = frame & PY_CODE_MASK;
-	__u32 lasti = (frame >> PY_LASTI_SHIFT) & PY_LASTI_NONE;
-	struct py_code *c = code_get(py, p, code);
-	int line = -1;
+	int line;
+	struct py_code *c = code_line(py, p, frame, &line);
 
-	if (c->bad) {
+	if (!c)
 		snprintf(buf, len, "[python: code gone]");
-		return buf;
-	}
-	if (lasti != PY_LASTI_NONE && c->linetable)
-		line = p->l.minor == 10 ?
-		       python__line310(c->linetable, c->lt_len, c->firstlineno, lasti) :
-		       python__line311(c->linetable, c->lt_len, c->firstlineno, lasti);
-	/* no line for the instruction: the function's first */
-	snprintf(buf, len, "%s (%s:%d)", c->qualname, c->filename,
-		 line >= 0 ? line : c->firstlineno);
+	else
+		snprintf(buf, len, "%s (%s:%d)", c->qualname, c->filename, line);
 	return buf;
+}
+
+int python__loc(struct pyframes *py, pid_t tgid, __u64 frame, struct python_loc *loc)
+{
+	const char *mark = mark_name(frame, py, tgid);
+	struct py_code *c = NULL;
+	int line = 0;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!mark) {
+		c = code_line(py, proc_find(py, tgid), frame, &line);
+		mark = c ? NULL : "[python: code gone]";
+	}
+	if (mark) {
+		snprintf(loc->func, sizeof(loc->func), "%s", mark);
+		return -ENOENT;
+	}
+	snprintf(loc->func, sizeof(loc->func), "%s", c->qualname);
+	snprintf(loc->file, sizeof(loc->file), "%s", c->filename);
+	loc->line = line;
+	loc->first_line = c->firstlineno;
+	return 0;
 }
 
 static bool is_eval(struct usyms *usyms, pid_t tgid, __u64 ip)

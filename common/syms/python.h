@@ -38,6 +38,9 @@ struct pyframes;
 struct stack;
 struct usyms;
 
+/* A merged stack's room beyond the native depth: Python's frames and marks. */
+#define PY_MERGED_EXTRA		(PY_MAX_FRAMES + 4)
+
 /* A Python frame in a printed stack: the BPF word with bit 62 as a tag. */
 #define PY_PRINT_TAG		(1ull << 62)
 static inline bool python__is_frame(__u64 addr)
@@ -83,6 +86,13 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 void python__tick(struct pyframes *py);
 /* "qualname (file.py:LINE)" of a tagged frame of tgid, or its mark, in buf. */
 const char *python__name(struct pyframes *py, pid_t tgid, __u64 frame, char *buf, size_t len);
+/* The same in parts (pprof's fields): 0, or -ENOENT for a mark (in func). */
+struct python_loc {
+	char func[256];
+	char file[512];
+	int line, first_line;
+};
+int python__loc(struct pyframes *py, pid_t tgid, __u64 frame, struct python_loc *loc);
 /* -v: processes found, and the walk's counters c. */
 void python__report(struct pyframes *py, const struct py_counts *c);
 

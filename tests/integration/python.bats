@@ -55,7 +55,6 @@ pyrun() {
 	TOOL_RC=0
 	wait_bounded "$TOOL_PID" 30 "$tool" || TOOL_RC=$?
 	[ "$TOOL_RC" = 0 ]
-	assert_ndjson "$TOOL_OUT"
 	cat "$WLOUT"
 }
 
@@ -66,6 +65,7 @@ hotcold() {
 	local py=$1
 	shift
 	pyrun "$py" "$PYWL" 4 profile-lite -j -U -F 999 "$@"
+	assert_ndjson "$TOOL_OUT"
 }
 
 # pyshare FILE PID REGEX: the share of PID's samples whose user stack has a
@@ -228,6 +228,7 @@ offwait() {
 	local py=$1
 	shift
 	pyrun "$py" "$ROOT/tests/workloads/pywait.py" 3 offcputime-lite -j -U --python "$@"
+	assert_ndjson "$TOOL_OUT"
 }
 
 # pyus FILE TID REGEX: the off-CPU microseconds of thread TID whose user
@@ -285,9 +286,30 @@ assert_offwait() {
 	done
 }
 
-@test "python: offcputime-lite --python: not with --pprof or -K (yet), a clear error" {
-	run -2 "$BIN/offcputime-lite" --python --pprof "$BATS_TEST_TMPDIR/p.pb.gz" 1
-	[[ "$output" == *"--python does not combine with --pprof or --serve yet"* ]]
+@test "python: offcputime-lite --python --pprof: each Python function with its file and lines in pprof's fields (go tool pprof: the time, and -list's wait on time.sleep's line)" {
+	command -v go >/dev/null || skip "go (golang-go) not installed: scripts/deps.sh test"
+	# go tool keeps its caches under HOME (helpers.bash's go() is another)
+	export HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache
+	local prof=$BATS_TEST_TMPDIR/py.pb.gz f got want sl list
+	pyrun /usr/bin/python3.11 "$ROOT/tests/workloads/pywait.py" 3 offcputime-lite -U --python --unwind dwarf --pprof "$prof"
+	[ ! -s "$TOOL_OUT" ]
+	# each function's off-CPU time as pprof sums it: what the script measured
+	for f in read_config handle; do
+		got=$(command go tool pprof -top -nodefraction=0 -nodecount=1000 -unit=us "$prof" 2>/dev/null |
+			F=$f awk '$6 == ENVIRON["F"] { v = $4; sub(/[a-z]+$/, "", v); print v }')
+		want=$(awk -v f="$f" '$1 == f { print $2 * 1e6 }' "$WLOUT")
+		echo "$f: $got us in pprof, $want us measured"
+		assert_between "$f's time in pprof / measured" "$(awk -v g="${got:-0}" -v w="$want" 'BEGIN { print g / w }')" 0.95 1.01
+	done
+	# read_config's source, from its file: the wait on time.sleep's line
+	sl=$(grep -n 'time.sleep(0.040)' "$ROOT/tests/workloads/pywait.py" | cut -d: -f1)
+	list=$(command go tool pprof -list '^read_config$' "$prof" 2>/dev/null)
+	echo "$list"
+	grep -Eq "^ROUTINE =+ read_config in .*/tests/workloads/pywait\.py$" <<<"$list"
+	grep -Eq "^ +\. +[0-9.]+s +$sl: +time\.sleep\(0\.040\)$" <<<"$list"
+}
+
+@test "python: offcputime-lite --python: not with -K, a clear error" {
 	run -2 "$BIN/offcputime-lite" --python -K 1
 	[[ "$output" == *"--python needs user stacks (not with -K)"* ]]
 }

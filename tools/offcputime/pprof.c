@@ -11,6 +11,7 @@
 #include "offcputime/pprof.h"
 #include "offcputime.h"
 #include "serve/pprof.h"
+#include "syms/python.h"
 #include "syms/stacks.h"
 #include "syms/unwind.h"
 
@@ -20,6 +21,7 @@
 struct snap_ent {
 	__u32 tgid;
 	__s32 kern_stack_id, user_stack_id;
+	__s32 py_stack_id;		/* --python; -EFAULT: none */
 	char comm[OFFCPU_COMM_LEN];
 	__u64 total_ns, count;
 };
@@ -84,6 +86,7 @@ struct offcpu_snap *offcpu_snap__take(const struct offcpu_src *src)
 		s->e[s->n].tgid = keys[k].tgid;
 		s->e[s->n].kern_stack_id = keys[k].kern_stack_id;
 		s->e[s->n].user_stack_id = keys[k].user_stack_id;
+		s->e[s->n].py_stack_id = keys[k].py_stack_id;
 		memcpy(s->e[s->n].comm, keys[k].comm, OFFCPU_COMM_LEN);
 		s->e[s->n].total_ns = v.total_ns;
 		s->e[s->n].count = v.count;
@@ -134,6 +137,7 @@ struct render {
 	__u64 kstart, klimit;	/* its range */
 	char kbuild_id[129];
 	__u64 *ips, *locs, *tmp;
+	__u64 *mips;		/* a stack merged with its Python frames */
 	size_t nlocs, maxlocs;
 };
 
@@ -178,7 +182,21 @@ static void user_frames(struct render *r, const struct snap_ent *e)
 	unwinder__stack(r->src->unw, r->src->stacks_fd, e->user_stack_id, r->ips, r->src->depth, &s);
 	if (s.missed)
 		add_loc(r, 0, 0, "[missed user stack]");
+	if (r->src->py && e->py_stack_id != -EFAULT)
+		python__merge(r->src->py, r->src->usyms, e->tgid, e->py_stack_id, &s,
+			      r->src->unw != NULL, r->mips, r->src->depth + PY_MERGED_EXTRA, &s);
 	for (i = 0; i < s.n; i++) {
+		if (python__is_frame(s.ips[i])) {
+			/* a Python function: its file and lines in pprof's own fields */
+			struct python_loc loc;
+			bool code = !python__loc(r->src->py, e->tgid, s.ips[i], &loc);
+
+			if (r->nlocs < r->maxlocs)
+				r->locs[r->nlocs++] = pprof__location_src(r->p, 0, 0, loc.func,
+									 code ? loc.file : NULL,
+									 loc.first_line, loc.line);
+			continue;
+		}
 		stacks__user_name(&r->names, e->tgid, s.ips[i], name, sizeof(name));
 		map = 0;
 		if (r->src->usyms && !usyms__module(r->src->usyms, e->tgid, s.ips[i], &mod))
@@ -240,13 +258,15 @@ int offcpu_pprof__render(const struct offcpu_src *src, const struct offcpu_snap 
 		return -errno;
 	subtract(end, since);
 	r.p = pprof__new();
-	r.maxlocs = 2 * (size_t)src->depth + 2;
+	r.maxlocs = 2 * (size_t)src->depth + 2 + PY_MERGED_EXTRA;
 	r.ips = calloc(src->depth > 0 ? src->depth : 1, sizeof(*r.ips));
+	r.mips = calloc(src->depth + PY_MERGED_EXTRA, sizeof(*r.mips));
 	r.locs = calloc(r.maxlocs, sizeof(*r.locs));
 	r.tmp = calloc(r.maxlocs, sizeof(*r.tmp));
-	if (!r.p || !r.ips || !r.locs || !r.tmp)
+	if (!r.p || !r.ips || !r.mips || !r.locs || !r.tmp)
 		goto out;
 	r.names.usyms = src->usyms;
+	r.names.py = src->py;
 	pprof__sample_type(r.p, "samples", "count");
 	pprof__sample_type(r.p, "off_cpu", "nanoseconds");
 	pprof__default_sample_type(r.p, "off_cpu");
@@ -285,6 +305,7 @@ int offcpu_pprof__render(const struct offcpu_src *src, const struct offcpu_snap 
 out:
 	ksyms__free(r.names.ksyms);
 	free(r.ips);
+	free(r.mips);
 	free(r.locs);
 	free(r.tmp);
 	pprof__free(r.p);

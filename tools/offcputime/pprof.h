@@ -9,7 +9,9 @@
  * locations leaf first: kernel frames (mapping "[kernel.kallsyms]", with
  * the running kernel's build-id from /sys/kernel/notes), then user frames
  * (one mapping per executable mapping of a module, with the file's
- * build-id when it has one), every frame a named function; a missing
+ * build-id when it has one), every frame a named function (a Python
+ * frame of --python with its file, first line and line in pprof's
+ * Function and Line, and no mapping); a missing
  * stack is a frame "[missed kernel stack]" / "[missed user stack]" as the
  * text report prints it. The thread's comm is the string label "comm";
  * no pid or tid label (a profiler would store a series per process).
@@ -41,6 +43,7 @@
 #include "syms/syms.h"
 
 struct unwinder;
+struct pyframes;
 
 /* What the profile is read from: the tool's maps and symbolizer. */
 struct offcpu_src {
@@ -51,6 +54,7 @@ struct offcpu_src {
 	int depth;			/* frames per stack (the stack map's value size / 8) */
 	bool kernel_stacks, user_stacks;	/* collected (-U, -K turn one off) */
 	struct usyms *usyms;
+	struct pyframes *py;		/* --python: Python frames named, with file and line */
 };
 
 struct offcpu_snap;

@@ -41,7 +41,7 @@ static const struct argp_option options[] = {
 	{ "summary", 'C', NULL, 0, "Like -c, and trace the calls too", 0 },
 	{ "summary-sort-by", 'S', "SORTBY", 0, "Sort the summary by time (default), calls, name, errors or nothing", 0 },
 	{ "histogram", 'L', NULL, 0, "With -c/-C: a log2 latency histogram per syscall", 0 },
-	{ "summary-wall-clock", 'w', NULL, 0, "Accepted for strace's habit: -c time is always wall time, entry to exit", 0 },
+	{ "summary-wall-clock", 'w', NULL, 0, "-c sums wall time, entry to exit, not system time", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Trace children and threads as they are created; -ff with -o: a file per process", 0 },
 	{ "attach", 'p', "PID[,PID...]", 0, "Attach to these processes (all their threads)", 0 },
 	{ "user", 'u', "USER", 0, "Run the command as this user (name or uid); without a command, trace every process of the user", 0 },
@@ -264,7 +264,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'L':
 		cfg.hist = true;
 		break;
-	case 'w':	/* what -c measures anyway */
+	case 'w':
+		cfg.wall = true;
 		break;
 	case 'f':
 		cfg.ff = cfg.follow;	/* the second -f */

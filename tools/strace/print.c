@@ -97,6 +97,7 @@ enum pending_state {
 struct pending {
 	struct pending *next;
 	struct strace_enter e;
+	struct strace_strv *strv;	/* execve's argv and envp (EV_STRV), or NULL */
 	bool blocked;		/* its thread blocked in it (EV_BLOCKED or -p) */
 	unsigned char state;	/* enum pending_state */
 	size_t col;		/* P_OPEN: the columns of the half printed */
@@ -121,6 +122,8 @@ static struct pending *pending_alloc(void)
 
 static void pending_release(struct pending *p)
 {
+	free(p->strv);
+	p->strv = NULL;
 	p->next = pending_free;
 	pending_free = p;
 }
@@ -511,6 +514,66 @@ static bool late_kind(char kind)
 	return sysdecode__struct_out(kind) || (kind && strchr("rR6@=*]}^`|!<>", kind));
 }
 
+/* The EV_STRV of e, a pending call's entry: execve's argv and envp. */
+static const struct strace_strv *strv_of(const struct strace_enter *e)
+{
+	struct pending *p = *pending_find(e->h.tid);
+
+	return p && &p->e == e ? p->strv : NULL;
+}
+
+/* The strings of array which from *off of strv->data: strace's ["a", "b"...]. */
+static void strv_print(struct sbuf *b, const struct strace_strv *strv, int which, size_t *off)
+{
+	int more = which ? STRV_ENV_MORE : STRV_ARGV_MORE;
+	size_t len = strv->len < STRACE_STRV_BYTES ? strv->len : STRACE_STRV_BYTES;
+
+	sbuf__printf(b, "[");
+	for (int a = 0; a < strv->count[which] && *off < len; a++) {
+		const char *s = strv->data + *off;
+		size_t l = strnlen(s, len - *off);
+
+		if (a)
+			sbuf__printf(b, ", ");
+		sysdecode__quote(b, s, l, cfg.strsize, false);
+		*off += l + 1;
+	}
+	if (strv->flags & more)
+		sbuf__printf(b, "%s...", strv->count[which] ? ", " : "");
+	sbuf__printf(b, "]");
+}
+
+/*
+ * execve's argv (argument strv->arg) or envp (the next): the strings, or
+ * envp's address and count without -v, as strace prints them. Returns the
+ * kind to print the value *v with instead (an address), or 0.
+ */
+static char strv_arg(struct sbuf *b, const struct strace_strv *strv, int i, unsigned long long *v)
+{
+	int which = i != strv->arg;
+	size_t off = 0;
+
+	if (!*v || (strv->flags & (which ? STRV_ENV_FAULT : STRV_ARGV_FAULT)))
+		return 'x';	/* NULL, or the address strace cannot read either */
+	if (which && !(strv->flags & STRV_ENV)) {
+		int n = strv->count[1];
+
+		/* at the count's bound: at least that many */
+		sbuf__printf(b, "%#llx /* %d%s var%s */", *v, n, n >= STRACE_ENVC_MAX ? "+" : "",
+			     n == 1 ? "" : "s");
+		return 0;
+	}
+	if (which) {	/* envp's strings follow argv's */
+		const char *s = strv->data;
+		size_t len = strv->len < STRACE_STRV_BYTES ? strv->len : STRACE_STRV_BYTES;
+
+		for (int a = 0; a < strv->count[0] && off < len; a++)
+			off += strnlen(s + off, len - off) + 1;
+	}
+	strv_print(b, strv, which, &off);
+	return 0;
+}
+
 /*
  * Decode the arguments of an entry into args[]; returns how many, and in
  * *half how many of them strace prints at entry (those before the first
@@ -522,7 +585,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 	struct sysdecode_opts o = { .strsize = cfg.strsize, .fd_paths = cfg.fd_paths,
 				    .tgid = e->h.tgid, .fd_path = fds__known };
 	bool ia32 = e->h.slot >= STRACE_IA32;
-	int n = in ? (int)strlen(in->args) : 6, shown = 0, envc = -1;
+	int n = in ? (int)strlen(in->args) : 6, shown = 0;
+	const struct strace_strv *strv = strv_of(e);
 
 	*half = -1;
 
@@ -621,11 +685,8 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			if (x && x->ret == 0)
 				kind = 'E';
 		}
-		if (kind == 'v') {
-			for (int k = 0; k < STRACE_CAPS; k++)
-				if (e->cap_arg[k] == (STRACE_ARGV_ARG | i))
-					kind = 'V', cap.data = e->cap[k], cap.len = e->cap_len[k];
-		}
+		if (kind == 'v' && strv && (i == strv->arg || i == strv->arg + 1))
+			kind = 'V';
 		/* open's mode only matters with O_CREAT or O_TMPFILE, strace omits it */
 		if (kind == 'm' && i > 0 && in && in->args[i - 1] == 'o' &&
 		    !(e->args[i - 1] & (O_CREAT | 020000000))) {
@@ -633,19 +694,9 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 			break;
 		}
 		if (kind == 'V') {
-			envc = cap.len >> STRACE_ENVC_SHIFT;
-			sbuf__printf(arg, "[");
-			for (int a = 0; a < (cap.len & 0xff) && a < STRACE_ARGV; a++) {
-				const char *s = cap.data + a * STRACE_ARGV_LEN;
-				size_t l = strnlen(s, STRACE_ARGV_LEN);
-
-				if (a)
-					sbuf__printf(arg, ", ");
-				sysdecode__quote(arg, s, l, cfg.strsize, l >= STRACE_ARGV_LEN - 1);
-			}
-			if (cap.len & STRACE_ARGV_MORE)
-				sbuf__printf(arg, ", ...");
-			sbuf__printf(arg, "]");
+			kind = strv_arg(arg, strv, i, &v);
+			if (kind)
+				sysdecode__arg(arg, &o, kind, v, NULL, 0);
 		} else if (kind == 'E')
 			sbuf__printf(arg, "\"\"");
 		else {
@@ -655,10 +706,7 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 				       i < 5 ? e->args[i + 1] : 0);
 			o.hex = false;
 		}
-		if (kind == 'v' && v && envc >= 0)	/* execve's envp */
-			/* at the copy's bound: at least that many */
-			sbuf__printf(arg, " /* %d%s var%s */", envc, envc >= STRACE_ENVC_MAX ? "+" : "",
-				     envc == 1 ? "" : "s");
+
 	}
 	if (*half < 0 || *half > shown)
 		*half = shown;
@@ -917,6 +965,7 @@ static struct pending *pending_add(const struct strace_enter *e, size_t size)
 	if (size < sizeof(p->e))
 		p->e.cap_len[0] = p->e.cap_len[1] = 0;
 	p->e.h.type = EV_ENTER;
+	p->strv = NULL;
 	p->blocked = false;
 	p->state = P_HELD;
 	p->col = 0;
@@ -939,6 +988,18 @@ static void on_enter(const struct strace_enter *e, size_t size)
 		return;
 	}
 	pending_add(e, size);
+}
+
+/* execve's argv and envp, after its entry: kept with the pending call. */
+static void on_strv(const struct strace_strv *v, size_t size)
+{
+	struct pending *p = *pending_find(v->h.tid);
+
+	if (!p || p->e.h.slot != v->h.slot || p->strv)
+		return;
+	p->strv = calloc(1, sizeof(*p->strv));
+	if (p->strv)
+		memcpy(p->strv, v, size < sizeof(*v) ? size : sizeof(*v));
 }
 
 /*
@@ -1270,6 +1331,10 @@ int print__event(void *ctx, void *data, size_t size)
 	case EV_BLOCKED:
 		if (size >= STRACE_ENTER_SMALL && h->slot < STRACE_SLOTS)
 			on_blocked(data, size);
+		break;
+	case EV_STRV:
+		if (size >= STRACE_STRV_HDR && h->slot < STRACE_SLOTS)
+			on_strv(data, size);
 		break;
 	case EV_FORK:	/* counted above */
 		if (size >= sizeof(struct strace_fork))

@@ -24,6 +24,7 @@ struct strace_cfg {
 	bool summary_only;	/* -c */
 	bool summary;		/* -C */
 	bool hist;		/* -L */
+	bool wall;		/* -w: -c sums wall time */
 	bool follow;		/* -f */
 	int sort;		/* -S */
 	pid_t pids[MAX_PIDS];	/* -p */

@@ -170,7 +170,7 @@ static struct prom_family fam_errors = {
 	.type = PROM_COUNTER, .label = { "syscall" }, .capped = { true },
 };
 static struct prom_family fam_seconds = {
-	.name = "bpflite_syscall_seconds_total", .help = "Time spent in system calls, entry to exit.",
+	.name = "bpflite_syscall_seconds_total", .help = "System time spent in system calls (with -w: wall time, entry to exit).",
 	.type = PROM_COUNTER, .label = { "syscall" }, .capped = { true },
 };
 
