@@ -25,6 +25,7 @@
 #include "offcputime/collect.h"
 #include "syms/procsnap.h"
 #include "syms/python.h"
+#include "syms/stackopts.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
 #include "syms/unwind.h"
@@ -42,19 +43,15 @@ static struct {
 	__u32 state;
 	__u64 min_us, max_us;
 	bool max_set;
-	int storage, depth;
-	bool storage_set, depth_set;
-	enum unw_mode unwind;
 	const char *pprof;
-	bool python;
 } cfg = {
 	.min_us = 1,
 	.max_us = ~0ULL / 1000,
-	.storage = OFFCPU_STACK_STORAGE,
-	.depth = OFFCPU_MAX_STACK_DEPTH,
 };
+_Static_assert(OFFCPU_STACK_STORAGE == STACK_STORAGE_DEFAULT &&
+	       OFFCPU_MAX_STACK_DEPTH == STACK_DEPTH_DEFAULT, "the defaults --help names");
 
-enum { OPT_STATE = 0x100, OPT_STORAGE, OPT_DEPTH, OPT_PPROF, OPT_UNWIND, OPT_PYTHON };
+enum { OPT_STATE = 0x100, OPT_PPROF };
 
 static const char doc[] =
 "Summarize off-CPU time by stack trace.\n"
@@ -83,18 +80,12 @@ static const char doc[] =
 static const struct argp_option options[] = {
 	{ "user-threads-only", 'u', NULL, 0, "User threads only (no kernel threads)", 0 },
 	{ "kernel-threads-only", 'k', NULL, 0, "Kernel threads only (no user threads)", 0 },
-	{ "user-stacks-only", 'U', NULL, 0, "Show stacks from user space only (no kernel space stacks)", 0 },
-	{ "kernel-stacks-only", 'K', NULL, 0, "Show stacks from kernel space only (no user space stacks)", 0 },
 	{ "delimited", 'd', NULL, 0, "Insert delimiter between kernel/user stacks", 0 },
 	{ "folded", 'f', NULL, 0, "Output folded format, one line per stack (for flame graphs)", 0 },
 	{ "min-block-time", 'm', "MIN_US", 0, "The amount of time in microseconds over which we store traces (default 1)", 0 },
 	{ "max-block-time", 'M', "MAX_US", 0, "The amount of time in microseconds under which we store traces (default U64_MAX)", 0 },
 	{ "state", OPT_STATE, "MASK", 0, "Only tasks whose state has a bit of this mask (2: uninterruptible, killable included; 1: interruptible; 0: preempted)", 0 },
-	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
-	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
-	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
 	{ "pprof", OPT_PPROF, "FILE", 0, "Write the stacks as a gzipped pprof profile to FILE instead of stdout", 0 },
-	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks, where each thread waits (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf; in pprof profiles with their file and line)", 0 },
 	{ 0 },
 };
 
@@ -107,12 +98,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'k':
 		cfg.kernel_threads_only = true;
-		break;
-	case 'U':
-		cfg.user_stacks_only = true;
-		break;
-	case 'K':
-		cfg.kernel_stacks_only = true;
 		break;
 	case 'd':
 		cfg.delimited = true;
@@ -132,21 +117,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cfg.state = opts__num(arg, "state mask", 0, 0xffff);
 		cfg.state_set = true;
 		break;
-	case OPT_STORAGE:
-		cfg.storage = opts__num(arg, "stack storage size", 1, 1 << 24);
-		cfg.storage_set = true;
-		break;
-	case OPT_DEPTH:
-		/* the kernel's perf_event_max_stack default */
-		cfg.depth = opts__num(arg, "stack depth", 1, 127);
-		cfg.depth_set = true;
-		break;
-	case OPT_UNWIND:
-		cfg.unwind = unwinder__mode(arg);
-		break;
-	case OPT_PYTHON:
-		cfg.python = true;
-		break;
 	case OPT_PPROF:
 		if (!*arg)
 			msg__usage("--pprof needs a file name");
@@ -155,16 +125,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (cfg.user_threads_only && cfg.kernel_threads_only)
 			msg__usage("-u and -k are mutually exclusive");
-		if (cfg.user_stacks_only && cfg.kernel_stacks_only)
-			msg__usage("-U and -K are mutually exclusive");
 		if (cfg.pprof && (cfg.folded || env.json))
 			msg__usage("--pprof writes the stacks to its file: no -f or --json with it");
 		if (cfg.pprof && window_opts.interval_ms)
 			msg__usage("--pprof writes one profile of the run: no --interval with it");
 		if (serve__spec() && (cfg.pprof || cfg.folded || window_opts.interval_ms))
 			msg__usage("--serve answers with profiles: no --pprof, -f or --interval with it");
-		if (cfg.python && cfg.kernel_stacks_only)
-			msg__usage("--python needs user stacks (not with -K)");
 		if (cfg.max_set && cfg.min_us > cfg.max_us)
 			msg__usage("minimum block time (-m %llu) is above the maximum (-M %llu)",
 				   (unsigned long long)cfg.min_us, (unsigned long long)cfg.max_us);
@@ -231,7 +197,7 @@ static struct ksyms *load_ksyms(struct run *r, int stack_fd, const struct entry 
 	for (i = 0; i < n; i++)
 		if (e[i].k.kern_stack_id >= 0)
 			ids[nids++] = e[i].k.kern_stack_id;
-	unwinder__stack_addrs(r->unw, stack_fd, ids, nids, cfg.depth, &a);
+	unwinder__stack_addrs(r->unw, stack_fd, ids, nids, stack_opts.depth, &a);
 	free(ids);
 	k = ksyms__load_for(a.v, a.n);
 	free(a.v);
@@ -267,10 +233,10 @@ static int report(void *ctx, FILE *out)
 	/* drained: these keys are no longer in info */
 	r->c.removed += n;
 	e = calloc(n ? n : 1, sizeof(*e));
-	kips = calloc(cfg.depth, sizeof(*kips));
-	uips = calloc(cfg.depth, sizeof(*uips));
+	kips = calloc(stack_opts.depth, sizeof(*kips));
+	uips = calloc(stack_opts.depth, sizeof(*uips));
 	/* a merged stack: the native frames, Python's and their marks */
-	mips = calloc(cfg.depth + PY_MERGED_EXTRA, sizeof(*mips));
+	mips = calloc(stack_opts.depth + PY_MERGED_EXTRA, sizeof(*mips));
 	if (!e || !kips || !uips || !mips) {
 		err = -ENOMEM;
 		goto out;
@@ -286,7 +252,7 @@ static int report(void *ctx, FILE *out)
 	qsort(e, n, sizeof(*e), cmp_entry);
 	if (cfg.folded)
 		stacks__fold_countname(out, "us");
-	if (!cfg.user_stacks_only)
+	if (!stack_opts.user_only)
 		p.ksyms = load_ksyms(r, stack_fd, e, n);
 
 	for (i = 0; i < n; i++) {
@@ -300,16 +266,16 @@ static int report(void *ctx, FILE *out)
 			continue;
 		memcpy(comm, k->comm, OFFCPU_COMM_LEN);
 		comm[OFFCPU_COMM_LEN] = '\0';
-		if (!cfg.user_stacks_only) {
-			unwinder__stack(r->unw, stack_fd, k->kern_stack_id, kips, cfg.depth, &ks);
+		if (!stack_opts.user_only) {
+			unwinder__stack(r->unw, stack_fd, k->kern_stack_id, kips, stack_opts.depth, &ks);
 			kp = &ks;
 		}
-		if (!cfg.kernel_stacks_only) {
-			unwinder__stack(r->unw, stack_fd, k->user_stack_id, uips, cfg.depth, &us);
+		if (!stack_opts.kernel_only) {
+			unwinder__stack(r->unw, stack_fd, k->user_stack_id, uips, stack_opts.depth, &us);
 			up = &us;
 			if (r->py && k->py_stack_id != -EFAULT)
 				python__merge(r->py, r->usyms, k->tgid, k->py_stack_id, &us,
-					      r->unw != NULL, mips, cfg.depth + PY_MERGED_EXTRA, &us);
+					      r->unw != NULL, mips, stack_opts.depth + PY_MERGED_EXTRA, &us);
 		}
 		if (env.json) {
 			json__begin(&j, out);
@@ -353,7 +319,7 @@ static const char *what(void)
 		snprintf(who, sizeof(who), "%s", cfg.user_threads_only ? "user threads" :
 			 cfg.kernel_threads_only ? "kernel threads" : "all threads");
 	snprintf(buf, sizeof(buf), "off-CPU time (us) of %s by %s stack", who,
-		 cfg.user_stacks_only ? "user" : cfg.kernel_stacks_only ? "kernel" :
+		 stack_opts.user_only ? "user" : stack_opts.kernel_only ? "kernel" :
 		 "user + kernel");
 	return buf;
 }
@@ -369,9 +335,9 @@ static struct offcpu_src pprof_src(const struct run *r)
 		.stacks_fd = bpf_map__fd(r->skel->maps.stacks),
 		.unw = r->unw,
 		.max_entries = r->c.max_keys,
-		.depth = cfg.depth,
-		.kernel_stacks = !cfg.user_stacks_only,
-		.user_stacks = !cfg.kernel_stacks_only,
+		.depth = stack_opts.depth,
+		.kernel_stacks = !stack_opts.user_only,
+		.user_stacks = !stack_opts.kernel_only,
 		.usyms = r->usyms,
 		.py = r->py,
 	};
@@ -431,12 +397,12 @@ static void offcpu_profile(struct serve_req *req, void *ctx)
 static int open_unwinder(struct run *r)
 {
 	/* tp_btf and raw_tp programs have the same helpers */
-	struct unw_start s = { cfg.kernel_stacks_only ? UNW_MODE_FP : cfg.unwind,
-			       BPF_PROG_TYPE_RAW_TRACEPOINT, cfg.storage_set ? cfg.storage : 0,
-			       &cfg.depth, cfg.depth_set };
+	struct unw_start s = { stack_opts.kernel_only ? UNW_MODE_FP : stack_opts.unwind,
+			       BPF_PROG_TYPE_RAW_TRACEPOINT, stack_opts.storage_set ? stack_opts.storage : 0,
+			       &stack_opts.depth, stack_opts.depth_set };
 
-	cfg.unwind = unwinder__start(&s, UNW_BPF_MAPS(r->skel), &r->unw);
-	return cfg.unwind == UNW_MODE_FP || r->unw ? 0 : -ENOMEM;
+	stack_opts.unwind = unwinder__start(&s, UNW_BPF_MAPS(r->skel), &r->unw);
+	return stack_opts.unwind == UNW_MODE_FP || r->unw ? 0 : -ENOMEM;
 }
 
 /* Between load and attach: -p's tables in BPF before its first switch. */
@@ -476,6 +442,7 @@ int main(int argc, char **argv)
 	opts__module(&syms__argp);
 	opts__module(&prom__argp);
 	opts__module(&window__argp);
+	opts__module(&stack__argp);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
 			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
 			 argc, argv);
@@ -501,24 +468,24 @@ int main(int argc, char **argv)
 	TOOL_SET_FILTERS(r.skel);
 	r.skel->rodata->cfg_user_threads_only = cfg.user_threads_only;
 	r.skel->rodata->cfg_kernel_threads_only = cfg.kernel_threads_only;
-	r.skel->rodata->cfg_kernel_stacks = !cfg.user_stacks_only;
-	r.skel->rodata->cfg_user_stacks = !cfg.kernel_stacks_only;
+	r.skel->rodata->cfg_kernel_stacks = !stack_opts.user_only;
+	r.skel->rodata->cfg_user_stacks = !stack_opts.kernel_only;
 	r.skel->rodata->cfg_state_filter = cfg.state_set;
 	r.skel->rodata->cfg_state_mask = cfg.state;
 	r.skel->rodata->cfg_min_ns = cfg.min_us * 1000;
 	r.skel->rodata->cfg_max_ns = cfg.max_us * 1000;
-	bpf_map__set_max_entries(r.skel->maps.stacks, cfg.storage);
-	bpf_map__set_value_size(r.skel->maps.stacks, cfg.depth * sizeof(__u64));
+	bpf_map__set_max_entries(r.skel->maps.stacks, stack_opts.storage);
+	bpf_map__set_value_size(r.skel->maps.stacks, stack_opts.depth * sizeof(__u64));
 	/* one key per thread and stack pair: as many as stacks, or the default */
-	bpf_map__set_max_entries(r.skel->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
-				 cfg.storage : OFFCPU_STACK_STORAGE);
+	bpf_map__set_max_entries(r.skel->maps.info, stack_opts.storage > OFFCPU_STACK_STORAGE ?
+				 stack_opts.storage : OFFCPU_STACK_STORAGE);
 	err = tool__task_storage(r.skel->obj, r.skel->maps.start_task, r.skel->maps.start);
 	if (!err)
 		err = open_unwinder(&r);
 	if (!err)
-		err = python__open(&cfg.python, BPF_PROG_TYPE_RAW_TRACEPOINT, r.skel->maps.py_procs,
+		err = python__open(&stack_opts.python, BPF_PROG_TYPE_RAW_TRACEPOINT, r.skel->maps.py_procs,
 				   r.skel->maps.py_stacks, &r.py);
-	r.skel->rodata->cfg_python = cfg.python;
+	r.skel->rodata->cfg_python = stack_opts.python;
 	if (err)
 		goto out;
 
@@ -554,7 +521,7 @@ int main(int argc, char **argv)
 			goto out;
 	}
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
-	if (env.pid && !cfg.kernel_stacks_only)
+	if (env.pid && !stack_opts.kernel_only)
 		usyms__snapshot(r.usyms, env.pid);
 	if (env.pid && r.py)
 		python__add_pid(r.py, env.pid);

@@ -26,6 +26,7 @@
 #include "offcputime/collect.h"
 #include "syms/procsnap.h"
 #include "syms/python.h"
+#include "syms/stackopts.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
 #include "syms/unwind.h"
@@ -39,23 +40,18 @@
 
 static struct {
 	__u64 freq, period;	/* one of them: samples per second, or ns of CPU per sample */
-	bool user_stacks_only, kernel_stacks_only;
 	bool include_idle;
 	int cpu;		/* -1: every CPU */
 	bool delimited, folded, annotate;
 	bool off_cpu;
-	int storage, depth;
-	bool storage_set, depth_set;
-	enum unw_mode unwind;
-	bool python;
 } cfg = {
 	.freq = 49,
 	.cpu = -1,
-	.storage = PROFILE_STACK_STORAGE,
-	.depth = PROFILE_MAX_STACK_DEPTH,
 };
+_Static_assert(PROFILE_STACK_STORAGE == STACK_STORAGE_DEFAULT &&
+	       PROFILE_MAX_STACK_DEPTH == STACK_DEPTH_DEFAULT, "the defaults --help names");
 
-enum { OPT_STORAGE = 0x100, OPT_DEPTH, OPT_COUNT, OPT_OFF_CPU, OPT_UNWIND, OPT_PYTHON };
+enum { OPT_COUNT = 0x100, OPT_OFF_CPU };
 
 static const char doc[] =
 "Profile CPU usage by sampling stack traces at a timed interval.\n"
@@ -84,18 +80,12 @@ static const char doc[] =
 static const struct argp_option options[] = {
 	{ "frequency", 'F', "HZ", 0, "Sample frequency in Hertz (default 49)", 0 },
 	{ "count", OPT_COUNT, "COUNT", 0, "Sample period: one sample per COUNT ns of CPU time (bcc's -c; -c is the cgroup here)", 0 },
-	{ "user-stacks-only", 'U', NULL, 0, "Show stacks from user space only (no kernel space stacks)", 0 },
-	{ "kernel-stacks-only", 'K', NULL, 0, "Show stacks from kernel space only (no user space stacks)", 0 },
 	{ "include-idle", 'I', NULL, 0, "Include CPU idle stacks", 0 },
 	{ "cpu", 'C', "CPU", 0, "CPU number to run profile on", 0 },
 	{ "delimited", 'd', NULL, 0, "Insert delimiter between kernel/user stacks", 0 },
 	{ "folded", 'f', NULL, 0, "Output folded format, one line per stack (for flame graphs)", 0 },
 	{ "annotations", 'a', NULL, 0, "Add _[k] annotations to kernel frames", 0 },
 	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "Also off-CPU time: one folded stream of microseconds, rooted at [on-cpu] or [off-cpu]", 0 },
-	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
-	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
-	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
-	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf). Not with --off-cpu yet", 0 },
 	{ 0 },
 };
 
@@ -112,12 +102,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_COUNT:
 		/* 10 us: below that the timer interrupts would be all there is */
 		cfg.period = opts__num(arg, "sample period", 10000, LLONG_MAX);
-		break;
-	case 'U':
-		cfg.user_stacks_only = true;
-		break;
-	case 'K':
-		cfg.kernel_stacks_only = true;
 		break;
 	case 'I':
 		cfg.include_idle = true;
@@ -137,31 +121,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_OFF_CPU:
 		cfg.off_cpu = true;
 		break;
-	case OPT_STORAGE:
-		cfg.storage = opts__num(arg, "stack storage size", 1, 1 << 24);
-		cfg.storage_set = true;
-		break;
-	case OPT_DEPTH:
-		cfg.depth = opts__num(arg, "stack depth", 1, 127);
-		cfg.depth_set = true;
-		break;
-	case OPT_UNWIND:
-		cfg.unwind = unwinder__mode(arg);
-		break;
-	case OPT_PYTHON:
-		cfg.python = true;
-		break;
 	case ARGP_KEY_END:
-		if (cfg.user_stacks_only && cfg.kernel_stacks_only)
-			msg__usage("-U and -K are mutually exclusive");
 		if (freq_set && cfg.period)
 			msg__usage("-F and --count are mutually exclusive");
 		if (cfg.period)
 			cfg.freq = 0;
-		if (cfg.python && cfg.off_cpu)
+		if (stack_opts.python && cfg.off_cpu)
 			msg__usage("--python does not combine with --off-cpu yet");
-		if (cfg.python && cfg.kernel_stacks_only)
-			msg__usage("--python needs user stacks (not with -K)");
 		if (cfg.cpu >= libbpf_num_possible_cpus())
 			msg__usage("no CPU %d (this machine has %d)", cfg.cpu,
 				   libbpf_num_possible_cpus());
@@ -351,7 +317,7 @@ static struct ksyms *load_ksyms(struct run *r, const struct entry *e, __u32 n)
 		for (i = 0; i < n; i++)
 			if (e[i].off == off && e[i].kern_stack_id >= 0)
 				ids[nids++] = e[i].kern_stack_id;
-		unwinder__stack_addrs(r->unw, stack_fd(r, off), ids, nids, cfg.depth, &a);
+		unwinder__stack_addrs(r->unw, stack_fd(r, off), ids, nids, stack_opts.depth, &a);
 	}
 	free(ids);
 	k = ksyms__load_for(a.v, a.n);
@@ -378,10 +344,10 @@ static int report(void *ctx, FILE *out)
 	err = drain(r, false, &e, &n);
 	if (!err && r->off)
 		err = drain(r, true, &e, &n);
-	kips = calloc(cfg.depth, sizeof(*kips));
-	uips = calloc(cfg.depth, sizeof(*uips));
+	kips = calloc(stack_opts.depth, sizeof(*kips));
+	uips = calloc(stack_opts.depth, sizeof(*uips));
 	/* a merged stack: the native frames, Python's and their marks */
-	mips = calloc(cfg.depth + PY_MERGED_EXTRA, sizeof(*mips));
+	mips = calloc(stack_opts.depth + PY_MERGED_EXTRA, sizeof(*mips));
 	if (err || !kips || !uips || !mips) {
 		err = err ?: -ENOMEM;
 		msg__fail(err, "read the sampled stacks");
@@ -390,7 +356,7 @@ static int report(void *ctx, FILE *out)
 	qsort(e, n, sizeof(*e), cmp_entry);
 	if (p.folded && !env.json)
 		stacks__fold_countname(out, cfg.off_cpu ? "us" : "samples");
-	if (!cfg.user_stacks_only)
+	if (!stack_opts.user_only)
 		p.ksyms = load_ksyms(r, e, n);
 
 	for (i = 0; i < n; i++) {
@@ -399,16 +365,16 @@ static int report(void *ctx, FILE *out)
 		struct stack ks, us, *kp = NULL, *up = NULL;
 		struct json j;
 
-		if (!cfg.user_stacks_only) {
-			unwinder__stack(r->unw, fd, e[i].kern_stack_id, kips, cfg.depth, &ks);
+		if (!stack_opts.user_only) {
+			unwinder__stack(r->unw, fd, e[i].kern_stack_id, kips, stack_opts.depth, &ks);
 			kp = &ks;
 		}
-		if (!cfg.kernel_stacks_only) {
-			unwinder__stack(r->unw, fd, e[i].user_stack_id, uips, cfg.depth, &us);
+		if (!stack_opts.kernel_only) {
+			unwinder__stack(r->unw, fd, e[i].user_stack_id, uips, stack_opts.depth, &us);
 			up = &us;
 			if (r->py && e[i].py_stack_id != -EFAULT)
 				python__merge(r->py, r->usyms, e[i].tgid, e[i].py_stack_id, &us,
-					      r->unw != NULL, mips, cfg.depth + PY_MERGED_EXTRA, &us);
+					      r->unw != NULL, mips, stack_opts.depth + PY_MERGED_EXTRA, &us);
 		}
 		if (env.json) {
 			json__begin(&j, out);
@@ -453,7 +419,7 @@ static const char *what(void)
 		snprintf(rate, sizeof(rate), "1 per %llu ns of CPU", (unsigned long long)cfg.period);
 	/* bcc's banner, after "Tracing" */
 	snprintf(buf, sizeof(buf), "on-CPU stacks at %s of %s by %s stack%s", rate, who,
-		 cfg.user_stacks_only ? "user" : cfg.kernel_stacks_only ? "kernel" :
+		 stack_opts.user_only ? "user" : stack_opts.kernel_only ? "kernel" :
 		 "user + kernel", cfg.off_cpu ? ", and off-CPU time" : "");
 	return buf;
 }
@@ -471,12 +437,12 @@ static int open_off_cpu(struct run *r)
 		return -EINVAL;
 	r->off = o;
 	TOOL_SET_FILTERS(o);
-	o->rodata->cfg_kernel_stacks = !cfg.user_stacks_only;
-	o->rodata->cfg_user_stacks = !cfg.kernel_stacks_only;
-	bpf_map__set_max_entries(o->maps.stacks, cfg.storage);
-	bpf_map__set_value_size(o->maps.stacks, cfg.depth * sizeof(__u64));
-	bpf_map__set_max_entries(o->maps.info, cfg.storage > OFFCPU_STACK_STORAGE ?
-				 cfg.storage : OFFCPU_STACK_STORAGE);
+	o->rodata->cfg_kernel_stacks = !stack_opts.user_only;
+	o->rodata->cfg_user_stacks = !stack_opts.kernel_only;
+	bpf_map__set_max_entries(o->maps.stacks, stack_opts.storage);
+	bpf_map__set_value_size(o->maps.stacks, stack_opts.depth * sizeof(__u64));
+	bpf_map__set_max_entries(o->maps.info, stack_opts.storage > OFFCPU_STACK_STORAGE ?
+				 stack_opts.storage : OFFCPU_STACK_STORAGE);
 	/* the mode chosen for the sampling program holds: sched_switch's get the same helpers */
 	err = unwinder__share(r->unw, UNW_BPF_MAPS(o));
 	if (err)
@@ -491,13 +457,13 @@ static int open_off_cpu(struct run *r)
  */
 static int open_unwinder(struct run *r)
 {
-	unsigned int n = cfg.storage_set ? cfg.storage : UNW_STACKS_DEFAULT;
-	struct unw_start s = { cfg.kernel_stacks_only ? UNW_MODE_FP : cfg.unwind,
+	unsigned int n = stack_opts.storage_set ? stack_opts.storage : UNW_STACKS_DEFAULT;
+	struct unw_start s = { stack_opts.kernel_only ? UNW_MODE_FP : stack_opts.unwind,
 			       BPF_PROG_TYPE_PERF_EVENT, cfg.off_cpu ? 2 * n : n,
-			       &cfg.depth, cfg.depth_set };
+			       &stack_opts.depth, stack_opts.depth_set };
 
-	cfg.unwind = unwinder__start(&s, UNW_BPF_MAPS(r->skel), &r->unw);
-	return cfg.unwind == UNW_MODE_FP || r->unw ? 0 : -ENOMEM;
+	stack_opts.unwind = unwinder__start(&s, UNW_BPF_MAPS(r->skel), &r->unw);
+	return stack_opts.unwind == UNW_MODE_FP || r->unw ? 0 : -ENOMEM;
 }
 
 /*
@@ -516,10 +482,10 @@ static bool after_poll(void *ctx)
 /* --python, before load: the maps sized (one entry each without it). */
 static int open_python(struct run *r)
 {
-	int err = python__open(&cfg.python, BPF_PROG_TYPE_PERF_EVENT, r->skel->maps.py_procs,
+	int err = python__open(&stack_opts.python, BPF_PROG_TYPE_PERF_EVENT, r->skel->maps.py_procs,
 			       r->skel->maps.py_stacks, &r->py);
 
-	r->skel->rodata->cfg_python = cfg.python;
+	r->skel->rodata->cfg_python = stack_opts.python;
 	return err;
 }
 
@@ -549,6 +515,7 @@ int main(int argc, char **argv)
 	msg__init(TOOL);
 	opts__module(&syms__argp);
 	opts__module(&window__argp);
+	opts__module(&stack__argp);
 	opts__parse_tool(options, parse_arg, "[duration]", doc,
 			 OPTS_PID | OPTS_TID | OPTS_CGROUP | OPTS_DURATION,
 			 argc, argv);
@@ -560,12 +527,12 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	TOOL_SET_FILTERS(r.skel);
 	r.skel->rodata->cfg_include_idle = cfg.include_idle;
-	r.skel->rodata->cfg_kernel_stacks = !cfg.user_stacks_only;
-	r.skel->rodata->cfg_user_stacks = !cfg.kernel_stacks_only;
-	bpf_map__set_max_entries(r.skel->maps.stacks, cfg.storage);
-	bpf_map__set_value_size(r.skel->maps.stacks, cfg.depth * sizeof(__u64));
-	bpf_map__set_max_entries(r.skel->maps.counts, cfg.storage > PROFILE_STACK_STORAGE ?
-				 cfg.storage : PROFILE_STACK_STORAGE);
+	r.skel->rodata->cfg_kernel_stacks = !stack_opts.user_only;
+	r.skel->rodata->cfg_user_stacks = !stack_opts.kernel_only;
+	bpf_map__set_max_entries(r.skel->maps.stacks, stack_opts.storage);
+	bpf_map__set_value_size(r.skel->maps.stacks, stack_opts.depth * sizeof(__u64));
+	bpf_map__set_max_entries(r.skel->maps.counts, stack_opts.storage > PROFILE_STACK_STORAGE ?
+				 stack_opts.storage : PROFILE_STACK_STORAGE);
 	err = open_unwinder(&r);
 	if (!err)
 		err = open_python(&r);
@@ -607,7 +574,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto out;
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
-	if (env.pid && !cfg.kernel_stacks_only)
+	if (env.pid && !stack_opts.kernel_only)
 		usyms__snapshot(r.usyms, env.pid);
 	if (env.pid && r.py)
 		python__add_pid(r.py, env.pid);

@@ -50,7 +50,8 @@ void opts__version(void) __attribute__((noreturn));
 /*
  * A module's own options, given before opts__parse_tool(): syms__argp
  * (--no-demangle), prom__argp (the exporter's --serve and --max-series),
- * window__argp (--interval, --ring). A tool links only the modules it
+ * window__argp (--interval, --ring), stack__argp (-U, -K, --unwind,
+ * --python and the stack map's sizes). A tool links only the modules it
  * registers, and offers only their options. Up to 4 modules; one given
  * twice counts once. A module registered later checks its options first
  * (argp ends its children last to first): window after prom.

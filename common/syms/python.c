@@ -19,6 +19,7 @@
 #include "syms/elfsyms.h"
 #include "syms/python.h"
 #include "syms/safeopen.h"
+#include "syms/stackopts.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
 
@@ -1096,6 +1097,7 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 	struct stack native = *us;	/* out may be us */
 	__u64 tail = 0;
 	int n = 0, j = 0, i, runs, evals, skip;
+	bool ev[STACK_DEPTH_MAX];	/* native frame i is the eval loop's */
 
 	us = &native;
 #define PUT(v)	do { if (n < max) ips[n++] = (v); } while (0)
@@ -1131,16 +1133,21 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 		runs += !!(rec.frames[i] & PY_ENTRY);
 	if (rec.n && !(rec.frames[rec.n - 1] & PY_ENTRY))
 		runs++;		/* the walk stopped inside a run */
-	for (i = 0; i < us->n; i++)
-		evals += is_eval(usyms, tgid, us->ips[i]);
+	/* stacks are at most STACK_DEPTH_MAX frames (--perf-max-stack-depth) */
+	if (native.n > STACK_DEPTH_MAX)
+		native.n = STACK_DEPTH_MAX;
+	for (i = 0; i < us->n; i++) {
+		ev[i] = is_eval(usyms, tgid, us->ips[i]);
+		evals += ev[i];
+	}
 	skip = evals > runs ? evals - runs : 0;
 	for (i = 0; i < us->n; i++) {
-		if (skip && is_eval(usyms, tgid, us->ips[i])) {
+		if (skip && ev[i]) {
 			skip--;
 			PUT(us->ips[i]);
 			continue;
 		}
-		if (j < (int)rec.n && is_eval(usyms, tgid, us->ips[i])) {
+		if (j < (int)rec.n && ev[i]) {
 			/* the frames this eval call ran: to its entry frame */
 			do {
 				PUT(rec.frames[j] | PY_PRINT_TAG);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stack options of profile-lite and offcputime-lite (stackopts.h). */
+#include <limits.h>
+#include "syms/stackopts.h"
+#include "run/msg.h"
+#include "run/opts.h"
+
+struct stack_opts stack_opts = {
+	.storage = STACK_STORAGE_DEFAULT,
+	.depth = STACK_DEPTH_DEFAULT,
+};
+
+enum { OPT_STORAGE = 0x3100, OPT_DEPTH, OPT_UNWIND, OPT_PYTHON };
+
+static error_t parse_stack(int key, char *arg, struct argp_state *state)
+{
+	(void)state;
+	switch (key) {
+	case 'U':
+		stack_opts.user_only = true;
+		break;
+	case 'K':
+		stack_opts.kernel_only = true;
+		break;
+	case OPT_STORAGE:
+		stack_opts.storage = opts__num(arg, "stack storage size", 1, 1 << 24);
+		stack_opts.storage_set = true;
+		break;
+	case OPT_DEPTH:
+		stack_opts.depth = opts__num(arg, "stack depth", 1, STACK_DEPTH_MAX);
+		stack_opts.depth_set = true;
+		break;
+	case OPT_UNWIND:
+		stack_opts.unwind = unwinder__mode(arg);
+		break;
+	case OPT_PYTHON:
+		stack_opts.python = true;
+		break;
+	case ARGP_KEY_END:
+		if (stack_opts.user_only && stack_opts.kernel_only)
+			msg__usage("-U and -K are mutually exclusive");
+		if (stack_opts.python && stack_opts.kernel_only)
+			msg__usage("--python needs user stacks (not with -K)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_option stack_options[] = {
+	{ "user-stacks-only", 'U', NULL, 0, "Show stacks from user space only (no kernel space stacks)", 0 },
+	{ "kernel-stacks-only", 'K', NULL, 0, "Show stacks from kernel space only (no user space stacks)", 0 },
+	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
+	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
+	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
+	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf)", 0 },
+	{ 0 },
+};
+
+const struct argp stack__argp = { stack_options, parse_stack, NULL, NULL, NULL, NULL, NULL };
