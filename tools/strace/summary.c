@@ -15,6 +15,7 @@
 
 struct row {
 	char name[48];
+	__u32 slot;
 	__u64 calls, errors, ns;
 	struct hist h;
 };
@@ -35,12 +36,13 @@ static int cmp_rows(const void *a, const void *b)
 	case SORT_NAME:
 		return strcmp(x->name, y->name);
 	case SORT_NOTHING:
-		return 0;
+		break;
 	default:
 		if (x->ns != y->ns)
 			return x->ns < y->ns ? 1 : -1;
 	}
-	return strcmp(x->name, y->name);
+	/* equals in syscall number order, as strace (its table's order, sorted stably) */
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
 /* The rows of every syscall called so far (the BPF counts are cumulative); -ENOMEM or n. */
@@ -65,6 +67,7 @@ static int gather(int stats_fd, int hists_fd, struct row **out)
 		if (bpf_map_lookup_elem(stats_fd, &slot, st))
 			continue;
 		memset(r, 0, sizeof(*r));
+		r->slot = slot;
 		for (int c = 0; c < ncpu; c++) {
 			r->calls += st[c].calls;
 			r->errors += st[c].errors;
