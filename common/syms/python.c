@@ -987,9 +987,6 @@ static struct py_code *code_get(struct pyframes *py, struct py_procinfo *p, __u6
 #define PY_MARK_MISSED		3	/* the Python stack was lost (storage) */
 #define PY_MARK_UNMATCHED	4	/* Python frames of no eval frame of the native stack */
 
-static const char *code_name(struct pyframes *py, struct py_procinfo *p, __u64 frame,
-			     char *buf, size_t len);
-
 static const char *mark_name(__u64 frame, struct pyframes *py, pid_t tgid)
 {
 	__u64 code = frame & PY_CODE_MASK;
@@ -1012,18 +1009,6 @@ static const char *mark_name(__u64 frame, struct pyframes *py, pid_t tgid)
 	}
 }
 
-const char *python__name(struct pyframes *py, pid_t tgid, __u64 frame, char *buf, size_t len)
-{
-	const char *mark = mark_name(frame, py, tgid);
-
-	/* into buf, always: the printers print buf */
-	if (mark) {
-		snprintf(buf, len, "%s", mark);
-		return buf;
-	}
-	return code_name(py, proc_find(py, tgid), frame, buf, len);
-}
-
 /* The code object of frame, named (NULL: gone), and the line its instruction is on. */
 static struct py_code *code_line(struct pyframes *py, struct py_procinfo *p, __u64 frame,
 				 int *line)
@@ -1044,39 +1029,36 @@ static struct py_code *code_line(struct pyframes *py, struct py_procinfo *p, __u
 	return c;
 }
 
-static const char *code_name(struct pyframes *py, struct py_procinfo *p, __u64 frame,
-			     char *buf, size_t len)
-{
-	int line;
-	struct py_code *c = code_line(py, p, frame, &line);
-
-	if (!c)
-		snprintf(buf, len, "[python: code gone]");
-	else
-		snprintf(buf, len, "%s (%s:%d)", c->qualname, c->filename, line);
-	return buf;
-}
-
 int python__loc(struct pyframes *py, pid_t tgid, __u64 frame, struct python_loc *loc)
 {
 	const char *mark = mark_name(frame, py, tgid);
-	struct py_code *c = NULL;
-	int line = 0;
+	struct py_code *c;
 
 	memset(loc, 0, sizeof(*loc));
 	if (!mark) {
-		c = code_line(py, proc_find(py, tgid), frame, &line);
-		mark = c ? NULL : "[python: code gone]";
+		c = code_line(py, proc_find(py, tgid), frame, &loc->line);
+		if (c) {
+			loc->func = c->qualname;
+			loc->file = c->filename;
+			loc->first_line = c->firstlineno;
+			return 0;
+		}
+		mark = "[python: code gone]";
 	}
-	if (mark) {
-		snprintf(loc->func, sizeof(loc->func), "%s", mark);
-		return -ENOENT;
-	}
-	snprintf(loc->func, sizeof(loc->func), "%s", c->qualname);
-	snprintf(loc->file, sizeof(loc->file), "%s", c->filename);
-	loc->line = line;
-	loc->first_line = c->firstlineno;
-	return 0;
+	loc->func = mark;
+	return -ENOENT;
+}
+
+const char *python__name(struct pyframes *py, pid_t tgid, __u64 frame, char *buf, size_t len)
+{
+	struct python_loc loc;
+
+	/* into buf, always: the printers print buf */
+	if (python__loc(py, tgid, frame, &loc))
+		snprintf(buf, len, "%s", loc.func);
+	else
+		snprintf(buf, len, "%s (%s:%d)", loc.func, loc.file, loc.line);
+	return buf;
 }
 
 static bool is_eval(struct usyms *usyms, pid_t tgid, __u64 ip)

@@ -86,10 +86,12 @@ void python__merge(struct pyframes *py, struct usyms *usyms, pid_t tgid, __s32 p
 void python__tick(struct pyframes *py);
 /* "qualname (file.py:LINE)" of a tagged frame of tgid, or its mark, in buf. */
 const char *python__name(struct pyframes *py, pid_t tgid, __u64 frame, char *buf, size_t len);
-/* The same in parts (pprof's fields): 0, or -ENOENT for a mark (in func). */
+/*
+ * The same in parts (pprof's fields): 0, or -ENOENT for a mark (func, and
+ * file NULL). The strings are the code cache's: valid until the next call.
+ */
 struct python_loc {
-	char func[256];
-	char file[512];
+	const char *func, *file;
 	int line, first_line;
 };
 int python__loc(struct pyframes *py, pid_t tgid, __u64 frame, struct python_loc *loc);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stack options of profile-lite and offcputime-lite (stackopts.h). */
-#include <limits.h>
 #include "syms/stackopts.h"
 #include "run/msg.h"
 #include "run/opts.h"

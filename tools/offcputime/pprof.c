@@ -189,11 +189,10 @@ static void user_frames(struct render *r, const struct snap_ent *e)
 		if (python__is_frame(s.ips[i])) {
 			/* a Python function: its file and lines in pprof's own fields */
 			struct python_loc loc;
-			bool code = !python__loc(r->src->py, e->tgid, s.ips[i], &loc);
 
+			python__loc(r->src->py, e->tgid, s.ips[i], &loc);
 			if (r->nlocs < r->maxlocs)
-				r->locs[r->nlocs++] = pprof__location_src(r->p, 0, 0, loc.func,
-									 code ? loc.file : NULL,
+				r->locs[r->nlocs++] = pprof__location_src(r->p, 0, 0, loc.func, loc.file,
 									 loc.first_line, loc.line);
 			continue;
 		}
