@@ -25,7 +25,8 @@
 #     block);
 #  5. lines are compared as a multiset: concurrent processes interleave
 #     differently from run to run;
-#  6. bytes that differ from run to run: getrandom's buffer, and strace's
+#  6. bytes that differ from run to run: getrandom's buffer, clock_gettime's
+#     time, and strace's
 #     "/* N vars */" count of execve is kept but the environment's address
 #     goes by rule 2.
 set -u
@@ -141,6 +142,7 @@ normalise() {	# trace file -> normalised lines
 		gsub(/0x[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+/, "0xADDR", line)
 		# rule 6: random bytes
 		if (line ~ /^getrandom\(/) sub(/^getrandom\("([^"\\]|\\.)*"/, "getrandom(\"RANDOM\"", line)
+		if (line ~ /^clock_gettime\(/) sub(/\{tv_sec=[0-9]+, tv_nsec=[0-9]+\}/, "{TIME}", line)
 		print pfx line
 	}' "$1"
 }

@@ -759,18 +759,18 @@ lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
 # lines of the calls with structures, addresses aside
 structs_pair() {
 	local calls=writev,pwritev,readv,preadv,epoll_ctl,epoll_wait,epoll_pwait,sendmsg,recvmsg
-	calls=$calls,getsockopt,sendto,recvfrom,ioctl,clone3
+	calls=$calls,getsockopt,sendto,recvfrom,ioctl,clone3,clock_getres,clock_gettime
 	# bats's own descriptors closed: the workload's are 3, 4, 5 as in a shell
 	(cd "$BATS_TEST_TMPDIR" && strace "$@" -e trace=$calls -o a.txt "$WL/structs" . 3>&- 4>&- 5>&- 6>&-)
 	(cd "$BATS_TEST_TMPDIR" && "$BIN/strace-lite" "$@" -e trace=$calls -o b.txt "$WL/structs" . \
 		3>&- 4>&- 5>&- 6>&-)
-	lines_of "$BATS_TEST_TMPDIR/a.txt" | sed -E 's/parent_tid=\[[0-9]+\]/parent_tid=[TID]/; s/^(clone3.*) = [0-9]+$/\1 = TID/' |
+	lines_of "$BATS_TEST_TMPDIR/a.txt" | sed -E 's/parent_tid=\[[0-9]+\]/parent_tid=[TID]/; s/^(clone3.*) = [0-9]+$/\1 = TID/; s/^(clock_gettime.*)\{tv_sec=[0-9]+, tv_nsec=[0-9]+\}/\1{TIME}/' |
 		grep -v '^+++' >"$BATS_TEST_TMPDIR/a.l"
-	lines_of "$BATS_TEST_TMPDIR/b.txt" | sed -E 's/parent_tid=\[[0-9]+\]/parent_tid=[TID]/; s/^(clone3.*) = [0-9]+$/\1 = TID/' |
+	lines_of "$BATS_TEST_TMPDIR/b.txt" | sed -E 's/parent_tid=\[[0-9]+\]/parent_tid=[TID]/; s/^(clone3.*) = [0-9]+$/\1 = TID/; s/^(clock_gettime.*)\{tv_sec=[0-9]+, tv_nsec=[0-9]+\}/\1{TIME}/' |
 		grep -v '^+++' >"$BATS_TEST_TMPDIR/b.l"
 }
 
-@test "strace: iovecs, msghdr, epoll_event, termios, winsize, clone3, getsockopt, recvfrom's address as strace prints them" {
+@test "strace: iovecs, msghdr, epoll_event, termios, winsize, clone3, getsockopt, recvfrom's address, clock_gettime's timespec as strace prints them" {
 	command -v strace >/dev/null || skip "no strace"
 	local a=$BATS_TEST_TMPDIR/a.l b=$BATS_TEST_TMPDIR/b.l s
 	structs_pair
@@ -784,6 +784,8 @@ structs_pair() {
 	grep -Fxq 'recvfrom(3, "datagram", 64, 0, {sa_family=AF_UNIX, sun_path="v.sock"}, [110 => 9]) = 8' "$b"
 	grep -Fxq 'recvmsg(3, {msg_name={sa_family=AF_UNIX, sun_path="v.sock"}, msg_namelen=110 => 9, msg_iov=[{iov_base="named", iov_len=64}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 5' "$b"
 	grep -Eq '^ioctl\(4, TCGETS, \{c_iflag=ICRNL\|IXON, .*c_lflag=ISIG\|ICANON\|ECHO\|.*, \.\.\.\}\) = 0$' "$b"
+	grep -Fxq 'clock_getres(CLOCK_MONOTONIC, {tv_sec=0, tv_nsec=1}) = 0' "$b"
+	grep -Fxq 'clock_gettime(CLOCK_MONOTONIC, {TIME}) = 0' "$b"
 	diff "$a" "$b"
 	# the data of each element cut at -s (strace shows -s elements at most); -v: termios in
 	# full; -X: the flags inside the structures too

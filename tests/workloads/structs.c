@@ -8,7 +8,9 @@
  *   sendmsg/recvmsg over a UNIX socket pair (msghdr), getsockopt,
  *   sendto/recvfrom between two bound UNIX datagram sockets in the
  *   current directory (the source address at exit),
- *   a thread (clone3) and TCGETS/TCSETS/TIOCGWINSZ on a pseudo-terminal.
+ *   a thread (clone3), TCGETS/TCSETS/TIOCGWINSZ on a pseudo-terminal, and
+ *   clock_getres/clock_gettime by their system calls (glibc's go to the
+ *   vDSO where the clock source allows).
  *   structs DIR
  */
 #include <pthread.h>
@@ -17,6 +19,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include "wl.h"
@@ -147,6 +150,14 @@ static void tty(void)
 	close(m);
 }
 
+static void clocks(void)
+{
+	struct timespec ts;
+
+	check(syscall(SYS_clock_getres, CLOCK_MONOTONIC, &ts), "clock_getres");
+	check(syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts), "clock_gettime");
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
@@ -160,6 +171,7 @@ int main(int argc, char **argv)
 	msg();
 	sock();
 	tty();
+	clocks();
 	check(-pthread_create(&t, NULL, thread, NULL), "pthread_create");
 	pthread_join(t, NULL);
 	return 0;
