@@ -1110,7 +1110,7 @@ static unsigned int get32(const char *p)
 	return v;
 }
 
-static void print_mode(struct sbuf *b, unsigned int mode)
+static void mode_abbrev(struct sbuf *b, unsigned int mode)
 {
 	static const struct flag types[] = {
 		FL(S_IFREG), FL(S_IFDIR), FL(S_IFCHR), FL(S_IFBLK), FL(S_IFIFO), FL(S_IFLNK),
@@ -1133,6 +1133,21 @@ static void print_mode(struct sbuf *b, unsigned int mode)
 	if (mode & S_ISVTX)
 		sbuf__printf(b, "S_ISVTX|");
 	sbuf__printf(b, "%#03o", mode & 0777);
+}
+
+/* A stat structure's mode: the type and bits named, or under -X the number (octal) */
+static void print_mode(struct sbuf *b, unsigned int mode)
+{
+	if (sysdecode__style == SYSDECODE_ABBREV) {
+		mode_abbrev(b, mode);
+		return;
+	}
+	sbuf__printf(b, "%#o", mode);
+	if (sysdecode__style == SYSDECODE_VERBOSE) {
+		sbuf__printf(b, " /* ");
+		mode_abbrev(b, mode);
+		sbuf__printf(b, " */");
+	}
 }
 
 static void print_makedev(struct sbuf *b, unsigned long long dev)
