@@ -759,7 +759,7 @@ lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
 # lines of the calls with structures, addresses aside
 structs_pair() {
 	local calls=writev,pwritev,readv,preadv,epoll_ctl,epoll_wait,epoll_pwait,sendmsg,recvmsg
-	calls=$calls,getsockopt,sendto,recvfrom,ioctl,clone3,clock_getres,clock_gettime,newfstatat
+	calls=$calls,getsockopt,sendto,recvfrom,ioctl,clone3,clock_getres,clock_gettime,newfstatat,memfd_create
 	# bats's own descriptors closed: the workload's are 3, 4, 5 as in a shell
 	(cd "$BATS_TEST_TMPDIR" && strace "$@" -e trace=$calls -o a.txt "$WL/structs" . 3>&- 4>&- 5>&- 6>&-)
 	(cd "$BATS_TEST_TMPDIR" && "$BIN/strace-lite" "$@" -e trace=$calls -o b.txt "$WL/structs" . \
@@ -786,6 +786,7 @@ structs_pair() {
 	grep -Eq '^ioctl\(4, TCGETS, \{c_iflag=ICRNL\|IXON, .*c_lflag=ISIG\|ICANON\|ECHO\|.*, \.\.\.\}\) = 0$' "$b"
 	grep -Fxq 'clock_getres(CLOCK_MONOTONIC, {tv_sec=0, tv_nsec=1}) = 0' "$b"
 	grep -Fxq 'clock_gettime(CLOCK_MONOTONIC, {TIME}) = 0' "$b"
+	grep -Fxq 'memfd_create("structs", MFD_CLOEXEC) = 3' "$b"
 	# a string not in memory at the call's entry, and an output structure
 	grep -Eq '^newfstatat\([0-9]+, "", \{st_mode=S_IFREG\|[0-7]+, st_size=8, \.\.\.\}, AT_EMPTY_PATH\) = 0$' "$b"
 	diff "$a" "$b"

@@ -287,7 +287,7 @@ static const struct sysdecode_info table[] = {
 	{ "finit_module", D, "dsx", 'd' },
 	{ "renameat2", F | D, "DpDpx", 'd' },
 	{ "getrandom", 0, "ruy", 'd' },
-	{ "memfd_create", D, "sx", 'f' },
+	{ "memfd_create", D, "s1", 'f' },
 	{ "execveat", F | D | P, "DpvvA", 'd' },
 	{ "membarrier", 0, "ixi", 'd' },
 	{ "copy_file_range", D, "dxdxux", 'd' },
@@ -991,6 +991,11 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	case '8':
 		bits_names(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		break;
+	case '1':
+		bits_names(b, (const struct flag[]){ { 1, "MFD_CLOEXEC" }, { 2, "MFD_ALLOW_SEALING" },
+				{ 4, "MFD_HUGETLB" }, { 8, "MFD_NOEXEC_SEAL" }, { 0x10, "MFD_EXEC" },
+				{ 0 } }, v, "0");
 		break;
 	case '~':
 		bits_names(b, msg_flags, v, "0");

@@ -38,7 +38,7 @@ enum {
  *   K SOCK_* flags alone (accept4)      O offset, hex        j clockid
  *   b arch_prctl code   F futex op       I ioctl request      y getrandom flags
  *   B fadvise advice    H madvise advice C rlimit resource    T statx flags
- *   U statx mask        N clock_nanosleep flags
+ *   U statx mask        N clock_nanosleep flags  1 memfd_create flags
  * Structures, copied by the BPF side (input at entry, output at exit when
  * the call succeeded):
  *   G sockaddr, its length the next argument (input)
