@@ -18,7 +18,9 @@
 #     rt_sigreturn's (the interrupted wait4's), wait4's first argument,
 #     si_pid, clone3's parent_tid=[N], and futex's value when it is the
 #     id of a thread seen before: pthread_join waits on it)
-#     are numbered by first appearance: "PID1", ...;
+#     are numbered: the traced tasks' (the prefixes, what clone and the
+#     like return) in the order of their ids, "PID1", ...; others (a
+#     parent's, getppid's) by first appearance, "XPID1", ...;
 #  4. "<unfinished ...>" and "<... NAME resumed>" halves are joined into
 #     one line (which calls a line of another thread cuts differs from run
 #     to run, and between the tracers: strace-lite cuts only calls that
@@ -93,7 +95,27 @@ while True:
 
 normalise() {	# trace file -> normalised lines
 	awk '
-	function pidname(p) { if (!(p in pids)) pids[p] = "PID" (++npids); return pids[p] }
+	function pidname(p) { if (!(p in pids)) pids[p] = "XPID" (++nother); return pids[p] }
+	# pass 1: the traced tasks (the line prefixes, what clone and the like
+	# return), numbered in the order of their ids, that is of their
+	# creation: a child's first line can come before or after its parent's
+	# clone line, so the order of appearance differs from run to run
+	FNR == NR {
+		if (match($0, /^(\[pid +[0-9]+\]|[0-9]+) +/)) {
+			p = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", p); task[p] = 1
+		}
+		if (match($0, /^(\[pid +[0-9]+\] +|[0-9]+ +)?(clone|clone3|fork|vfork|getpid|gettid|set_tid_address)\(.*\) += [0-9]+/)) {
+			p = $0; sub(/.* = /, "", p); sub(/[^0-9].*/, "", p); if (p != "") task[p] = 1
+		}
+		next
+	}
+	FNR == 1 {
+		n = 0
+		for (p in task) ids[++n] = p + 0
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && ids[j - 1] > ids[j]; j--) { t = ids[j]; ids[j] = ids[j - 1]; ids[j - 1] = t }
+		for (i = 1; i <= n; i++) pids[ids[i] ""] = "PID" i
+	}
 	{
 		line = $0
 		if (line ~ /^strace: /) next
@@ -144,7 +166,7 @@ normalise() {	# trace file -> normalised lines
 		if (line ~ /^getrandom\(/) sub(/^getrandom\("([^"\\]|\\.)*"/, "getrandom(\"RANDOM\"", line)
 		if (line ~ /^clock_gettime\(/) sub(/\{tv_sec=[0-9]+, tv_nsec=[0-9]+\}/, "{TIME}", line)
 		print pfx line
-	}' "$1"
+	}' "$1" "$1"
 }
 
 # calls: name, return value and errno only

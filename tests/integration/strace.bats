@@ -605,6 +605,7 @@ c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
 	diff <(grep -F "$d" "$s" | sed -E 's/ +=/ =/') <(grep -F "$d" "$t" | sed -E 's/ +=/ =/')
 }
 
+# bats test_tags=vm
 @test "strace: beside strace on real commands, >= 95% of its lines and >= 99% of its calls identical" {
 	command -v strace >/dev/null || skip "no strace"
 	command -v sqlite3 >/dev/null || skip "no sqlite3"
