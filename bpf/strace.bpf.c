@@ -240,7 +240,14 @@ static __always_inline void copy_str(struct strace_enter *e, int k, __u64 ptr)
 {
 	char *dst = k ? e->cap[1] : e->cap[0];
 
-	e->cap_len[k & 1] = bpf_probe_read_user_str(dst, STRACE_STR_MAX, (void *)ptr);
+	long n = bpf_probe_read_user_str(dst, STRACE_STR_MAX, (void *)ptr);
+
+	/* 6.1 reads "" as 0 bytes, not counting its NUL as later kernels do */
+	if (n == 0) {
+		dst[0] = 0;
+		n = 1;
+	}
+	e->cap_len[k & 1] = n;
 }
 
 static __always_inline void copy_buf(struct strace_enter *e, int k, __u64 ptr, __u64 count,
@@ -643,11 +650,12 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 			copy_str(e, k, e->args[i]);
 			/*
 			 * A string in a page not yet faulted in cannot be read
-			 * here; the call itself faults it in: read it at exit.
+			 * here; the call itself faults it in: read it again as
+			 * it blocks or at exit.
 			 */
 			if (e->cap_len[k & 1] < 0 && !(t->flags & TASK_RETRY_STR)) {
 				t->flags |= TASK_RETRY_STR;
-				t->outbuf = e->args[i];
+				t->retry_str = e->args[i];
 				t->retry_arg = i;
 			}
 			k++;
@@ -677,7 +685,7 @@ static __always_inline int handle_enter(bool btf, struct pt_regs *regs, long id)
 		}
 	}
 	in = STRACE_CAP_OSTRUCT(cap) ?: STRACE_CAP_OUT(cap);
-	if (in && in <= 6 && !(t->flags & TASK_RETRY_STR))
+	if (in && in <= 6)
 		t->outbuf = arg_at(e->args, in - 1);
 	in = STRACE_CAP_ARGV(cap);
 	if (!big || !in || in > 6) {
@@ -804,6 +812,27 @@ static __always_inline void send_fds(struct pt_regs *regs, __u32 slot, __u64 id_
 	submit(e, sizeof(*e));
 }
 
+
+/*
+ * The string t's entry could not copy (TASK_RETRY_STR), copied now, when
+ * the call has read it (its page is in): a record of type (EV_BLOCKED as
+ * the call blocks, EV_ENTRY_STR at its exit) that user space puts in
+ * place of the failed copy.
+ */
+static __always_inline void send_entry_str(struct strace_task *t, __u32 slot, __u64 id_tgid,
+					   __u32 type)
+{
+	struct strace_enter *e = event_new(sizeof(*e), type, slot, id_tgid, t->enter_ns);
+
+	if (!e)
+		return;
+	__builtin_memset(e->args, 0, sizeof(e->args));
+	e->cap_len[1] = 0;
+	e->cap_arg[0] = t->retry_arg;
+	e->cap_arg[1] = 0xff;
+	copy_str(e, 0, t->retry_str);
+	submit(e, sizeof(*e));
+}
 /* -y: after an execve, the fds it left open (the close-on-exec ones are gone). */
 static __always_inline void send_exec_fds(__u32 slot, __u64 id_tgid, __u64 now)
 {
@@ -837,7 +866,7 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 	struct strace_exit *e;
 	__u64 n, osize, cap;
 	bool dirents, poll, iov, olen, oaddr;
-	bool failed, big, retry, whole, tiny;
+	bool failed, big, whole, tiny;
 
 	/*
 	 * Up to date with the set: -p puts a thread blocked in a call there
@@ -896,17 +925,19 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 	whole = t->flags & TASK_WHOLE;
 	type = whole ? EV_CALL : EV_EXIT;
 	outbuf = t->outbuf;
-	retry = t->flags & TASK_RETRY_STR;
 	ai = t->retry_arg - 1;	/* whole: the output buffer argument, if any */
+	/* a string the entry could not copy: in its own record, before this one */
+	if (!whole && (t->flags & TASK_RETRY_STR))
+		send_entry_str(t, slot, id_tgid, EV_ENTRY_STR);
 	/* an output structure: its fixed size, when the call succeeded */
 	osize = STRACE_CAP_OSTRUCT(cap) ? STRACE_CAP_OSIZE(cap) : 0;
-	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && !retry && ret >= 0;
+	dirents = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_DIRENTS) && ret >= 0;
 	/* poll: fd, events and revents, nfds of them, in the array at exit */
-	poll = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_POLL) && !retry && ret >= 0;
+	poll = STRACE_CAP_OSTRUCT(cap) && (cap & STRACE_CAP_POLL) && ret >= 0;
 	/* readv, recvmsg: the iovec block; getsockopt: the length, then the value */
-	iov = (cap & STRACE_CAP_IOV_EXIT) && whole && !retry && ret >= 0;
-	olen = (cap & STRACE_CAP_OLEN) && whole && !retry && ret >= 0;
-	oaddr = (cap & STRACE_CAP_OADDR) && whole && !retry && ret > 0;
+	iov = (cap & STRACE_CAP_IOV_EXIT) && whole && ret >= 0;
+	olen = (cap & STRACE_CAP_OLEN) && whole && ret >= 0;
+	oaddr = (cap & STRACE_CAP_OADDR) && whole && ret > 0;
 	if (dirents)
 		big = false;
 	else if (iov || olen)
@@ -916,17 +947,17 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 	else if (whole)
 		big = ai < 6 && (ret > 0 || (osize && ret == 0));
 	else
-		big = outbuf && (ret > 0 || retry || (osize && ret == 0));
+		big = outbuf && (ret > 0 || (osize && ret == 0));
 	/* a short output (a 1-byte read) goes in a short record */
-	if (osize && !retry && (cap & STRACE_CAP_OARRAY))	/* epoll_wait: ret elements */
+	if (osize && (cap & STRACE_CAP_OARRAY))	/* epoll_wait: ret elements */
 		n = ret > 0 ? ((__u64)ret * osize < STRACE_STR_MAX ? ret * osize : STRACE_STR_MAX) : 0;
-	else if (osize && !retry)
+	else if (osize)
 		n = osize;
 	else if (ret > 0)
 		n = (__u64)ret < cfg_strsize ? (__u64)ret : cfg_strsize;
 	else	/* nothing to copy; and no negative length for older verifiers */
 		n = 0;
-	tiny = big && !retry && !poll && !iov && !olen && !oaddr && n <= STRACE_CAP_TINY;
+	tiny = big && !poll && !iov && !olen && !oaddr && n <= STRACE_CAP_TINY;
 	/*
 	 * Each record size has its own branch, reservation to submission: an
 	 * older verifier does not relate a size chosen in one branch to a copy
@@ -983,10 +1014,6 @@ static __always_inline int handle_exit(bool btf, struct pt_regs *regs, long ret)
 			n = whole ? arg_at(e->args, ai + 1) * 8 : 0;
 			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */
 			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
-		} else if (retry && !whole) {
-			e->cap_arg = t->retry_arg;
-			e->cap_str = 1;
-			e->cap_len = bpf_probe_read_user_str(e->cap, STRACE_STR_MAX, (void *)outbuf);
 		} else {
 			clamp_len(n, 256, 0x1ff);	/* STRACE_STR_MAX */
 			e->cap_len = bpf_probe_read_user(e->cap, n, (void *)outbuf) ? -14 : (int)n;
@@ -1043,15 +1070,7 @@ static __always_inline int handle_switch(bool btf, bool preempt, struct task_str
 	 * printed now, as strace's shows it.
 	 */
 	if (t->flags & TASK_RETRY_STR) {
-		e = event_new(sizeof(*e), EV_BLOCKED, t->slot, id_tgid, t->enter_ns);
-		if (!e)
-			return 0;
-		__builtin_memset(e->args, 0, sizeof(e->args));
-		e->cap_len[1] = 0;
-		e->cap_arg[0] = t->retry_arg;
-		e->cap_arg[1] = 0xff;
-		copy_str(e, 0, t->outbuf);
-		submit(e, sizeof(*e));
+		send_entry_str(t, t->slot, id_tgid, EV_BLOCKED);
 		return 0;
 	}
 	e = event_new(STRACE_ENTER_SMALL, EV_BLOCKED, t->slot, id_tgid, t->enter_ns);

@@ -104,7 +104,7 @@ enum strace_strv_flags {
 /* Per traced thread (value of the traced set). */
 enum strace_task_flags {
 	TASK_WAIT_EXEC	= 1 << 0,	/* command mode: show nothing before execve */
-	TASK_RETRY_STR	= 1 << 1,	/* outbuf: a string to copy again at exit */
+	TASK_RETRY_STR	= 1 << 1,	/* retry_str: a string to copy again (EV_ENTRY_STR) */
 	TASK_WHOLE	= 1 << 2,	/* no entry event: send EV_CALL at exit */
 	TASK_VRES	= 1 << 3,	/* whole: outbuf holds a value-result length at entry */
 	TASK_SHOWN	= 1 << 4,	/* the call blocked and user space has its entry (once a call) */
@@ -123,9 +123,10 @@ struct strace_task {
 	__u64 start_ticks;
 	__u64 outbuf;		/* user address of an output buffer, copied at exit */
 	__u64 regs;		/* whole: the call's saved registers (struct pt_regs *) */
+	__u64 retry_str;	/* TASK_RETRY_STR: user address of the string */
 	__u32 slot;		/* slot of the call in progress, or STRACE_SLOT_NONE */
 	__u16 flags;
-	__u16 retry_arg;	/* TASK_RETRY_STR: argument index of outbuf */
+	__u16 retry_arg;	/* TASK_RETRY_STR: argument index of retry_str */
 };
 
 /* Status filter (-z, -Z). */
@@ -152,6 +153,12 @@ enum strace_event_type {
 	 */
 	EV_BLOCKED,
 	EV_STRV,		/* execve's argv and envp (struct strace_strv) */
+	/*
+	 * A string the call's EV_ENTER could not copy (its page was not
+	 * faulted in), copied at exit, before EV_EXIT: a strace_enter with
+	 * the string in cap[0], its argument in cap_arg[0].
+	 */
+	EV_ENTRY_STR,
 };
 
 struct strace_hdr {
@@ -185,8 +192,8 @@ struct strace_exit {
 	__s64 ret;
 	__s32 cap_len;			/* output buffer bytes; < 0: failed; 0 none */
 	__u8 cap_arg;			/* argument index of cap; 0xff: none */
-	__u8 cap_str;			/* cap is a string copied again (the entry's
-					 * copy failed: its page was not in memory) */
+	__u8 cap_str;			/* what cap holds, when not the output
+					 * buffer: STRACE_CAP_DIRENTS_COUNT, ... */
 	__u16 in_len;			/* EV_CALL: a value-result length as the call
 					 * began (recvfrom, recvmsg, getsockopt), +1; 0 none */
 	char cap[STRACE_STR_MAX];

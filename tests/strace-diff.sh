@@ -18,14 +18,19 @@
 #     rt_sigreturn's (the interrupted wait4's), wait4's first argument,
 #     si_pid, clone3's parent_tid=[N], and futex's value when it is the
 #     id of a thread seen before: pthread_join waits on it)
-#     are numbered by first appearance: "PID1", ...;
+#     are numbered: the traced tasks' (the prefixes, what clone and the
+#     like return) in the order of their ids, "PID1", ...; others (a
+#     parent's, getppid's) by first appearance, "XPID1", ...;
 #  4. "<unfinished ...>" and "<... NAME resumed>" halves are joined into
 #     one line (which calls a line of another thread cuts differs from run
 #     to run, and between the tracers: strace-lite cuts only calls that
 #     block);
 #  5. lines are compared as a multiset: concurrent processes interleave
 #     differently from run to run;
-#  6. bytes that differ from run to run: getrandom's buffer, and strace's
+#  6. bytes that differ from run to run: getrandom's buffer and what a
+#     read of /dev/urandom returns, the addresses of /proc/PID/maps
+#     lines, clock_gettime's time (sqlite keeps its journal in memory:
+#     a journal file's header holds a random nonce), and strace's
 #     "/* N vars */" count of execve is kept but the environment's address
 #     goes by rule 2.
 set -u
@@ -60,7 +65,7 @@ cmds() {
 	pipeline|-f|/bin/sh -c 'seq 1 100 | grep 7 | wc -l'
 	tcp|-f|/usr/bin/python3 -S -c 'import socket; s = socket.create_connection(("127.0.0.1", PORT)); s.sendall(b"ping\n"); s.recv(16); s.close()'
 	tar||tar -cf tree.tar tree
-	sqlite||sqlite3 db.sqlite 'create table if not exists t(a); insert into t values (1); insert into t values (2); select count(*) from t;'
+	sqlite||sqlite3 db.sqlite 'pragma journal_mode=memory; create table if not exists t(a); insert into t values (1); insert into t values (2); select count(*) from t;'
 	structs|-f|STRUCTS .
 	EOF
 }
@@ -92,7 +97,28 @@ while True:
 
 normalise() {	# trace file -> normalised lines
 	awk '
-	function pidname(p) { if (!(p in pids)) pids[p] = "PID" (++npids); return pids[p] }
+	function pidname(p) { if (!(p in pids)) pids[p] = "XPID" (++nother); return pids[p] }
+	# pass 1: the traced tasks (the line prefixes, what clone and the like
+	# return), numbered in the order of their ids, that is of their
+	# creation: the first line of a child can come before or after the
+	# clone line of its parent, so the order of appearance differs from
+	# run to run
+	FNR == NR {
+		if (match($0, /^(\[pid +[0-9]+\]|[0-9]+) +/)) {
+			p = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", p); task[p] = 1
+		}
+		if (match($0, /^(\[pid +[0-9]+\] +|[0-9]+ +)?(clone|clone3|fork|vfork|getpid|gettid|set_tid_address)\(.*\) += [0-9]+/)) {
+			p = $0; sub(/.* = /, "", p); sub(/[^0-9].*/, "", p); if (p != "") task[p] = 1
+		}
+		next
+	}
+	FNR == 1 {
+		n = 0
+		for (p in task) ids[++n] = p + 0
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && ids[j - 1] > ids[j]; j--) { t = ids[j]; ids[j] = ids[j - 1]; ids[j - 1] = t }
+		for (i = 1; i <= n; i++) pids[ids[i] ""] = "PID" i
+	}
 	{
 		line = $0
 		if (line ~ /^strace: /) next
@@ -139,10 +165,21 @@ normalise() {	# trace file -> normalised lines
 		gsub(/ +=/, " =", line)
 		# rule 2: addresses
 		gsub(/0x[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+/, "0xADDR", line)
-		# rule 6: random bytes
+		# rule 6: random bytes: getrandom, a read of /dev/urandom (by the fd its open returned)
 		if (line ~ /^getrandom\(/) sub(/^getrandom\("([^"\\]|\\.)*"/, "getrandom(\"RANDOM\"", line)
+		if (match(line, /^openat\(AT_FDCWD, "\/dev\/u?random", [^)]*\) = [0-9]+$/)) {
+			n = line; sub(/.* = /, "", n); rnd[pfx n] = 1
+		}
+		if (match(line, /^close\([0-9]+\)/)) { n = substr(line, 7); sub(/\).*/, "", n); delete rnd[pfx n] }
+		if (match(line, /^read\([0-9]+, "/)) {
+			n = substr(line, 6); sub(/,.*/, "", n)
+			if ((pfx n) in rnd) sub(/^read\([0-9]+, "([^"\\]|\\.)*"/, "read(" n ", \"RANDOM\"", line)
+		}
+		# and the mappings /proc/PID/maps lists (where ASLR put them)
+		gsub(/[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+ /, "ADDR-ADDR ", line)
+		if (line ~ /^clock_gettime\(/) sub(/\{tv_sec=[0-9]+, tv_nsec=[0-9]+\}/, "{TIME}", line)
 		print pfx line
-	}' "$1"
+	}' "$1" "$1"
 }
 
 # calls: name, return value and errno only

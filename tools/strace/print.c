@@ -628,14 +628,6 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 				}
 			}
 		}
-		if ((kind == 'p' || kind == 's') && (!cap.valid || cap.len < 0) && x &&
-		    x->cap_str && x->cap_arg == i && x->cap_len > 0) {
-			/* copied again at exit */
-			cap.valid = true;
-			cap.data = x->cap;
-			cap.len = x->cap_len - 1;
-			cap.more = x->cap_len >= STRACE_STR_MAX;
-		}
 		if (kind == '=' && v && cap.valid && cap.len >= 4) {
 			/* value-result length: in, and "=> out" when the call changed it */
 			unsigned int inlen;
@@ -1009,9 +1001,9 @@ static void on_strv(const struct strace_strv *v, size_t size)
  * progress). With -z/-Z a line shows only at the return, as strace's.
  */
 /*
- * A blocked call's string that its entry could not copy, copied as it
- * blocked (EV_BLOCKED with the string: cap[0], its argument cap_arg[0]):
- * in place of the failed copy, so the entry half shows it.
+ * A string that a call's entry could not copy, copied as the call blocked
+ * (EV_BLOCKED) or at its exit (EV_ENTRY_STR): the string in cap[0], its
+ * argument in cap_arg[0]; in place of the failed copy.
  */
 static void blocked_str(struct strace_enter *pe, const struct strace_enter *e, size_t size)
 {
@@ -1059,6 +1051,14 @@ static void pending_end(struct pending **pp, const struct strace_exit *x)
 		print_call(&p->e, x, part, p->col);
 	fds__track(&p->e, x, false);
 	pending_drop(pp);
+}
+
+static void on_entry_str(const struct strace_enter *e, size_t size)
+{
+	struct pending *p = *pending_find(e->h.tid);
+
+	if (p && p->e.h.slot == e->h.slot)
+		blocked_str(&p->e, e, size);
 }
 
 static void on_exit_event(const struct strace_exit *x)
@@ -1335,6 +1335,10 @@ int print__event(void *ctx, void *data, size_t size)
 	case EV_STRV:
 		if (size >= STRACE_STRV_HDR && h->slot < STRACE_SLOTS)
 			on_strv(data, size);
+		break;
+	case EV_ENTRY_STR:
+		if (size >= sizeof(struct strace_enter) && h->slot < STRACE_SLOTS)
+			on_entry_str(data, size);
 		break;
 	case EV_FORK:	/* counted above */
 		if (size >= sizeof(struct strace_fork))

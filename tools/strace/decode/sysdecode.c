@@ -211,8 +211,8 @@ static const struct sysdecode_info table[] = {
 	{ "set_tid_address", 0, "x", 'd' },
 	{ "restart_syscall", 0, "", 'd' },
 	{ "fadvise64", D, "dllB", 'd' },
-	{ "clock_gettime", 0, "jx", 'd' },
-	{ "clock_getres", 0, "jx", 'd' },
+	{ "clock_gettime", 0, "j3", 'd' },
+	{ "clock_getres", 0, "j3", 'd' },
 	{ "clock_nanosleep", 0, "jNnx", 'd' },
 	{ "exit_group", P, "i", 'n' },
 	{ "epoll_wait", D, "d^ii", 'd' },
@@ -287,7 +287,7 @@ static const struct sysdecode_info table[] = {
 	{ "finit_module", D, "dsx", 'd' },
 	{ "renameat2", F | D, "DpDpx", 'd' },
 	{ "getrandom", 0, "ruy", 'd' },
-	{ "memfd_create", D, "sx", 'f' },
+	{ "memfd_create", D, "s1", 'f' },
 	{ "execveat", F | D | P, "DpvvA", 'd' },
 	{ "membarrier", 0, "ixi", 'd' },
 	{ "copy_file_range", D, "dxdxux", 'd' },
@@ -432,7 +432,7 @@ int sysdecode__struct_size(char kind)
 	case 'Q': case 'q': return 32;	/* the kernel's struct sigaction */
 	case 'Z': case 'z': return 8;	/* sigset_t */
 	case 'J': case 'L': return 16;	/* struct rlimit64 */
-	case 'n': return 16;	/* struct timespec */
+	case 'n': case '3': return 16;	/* struct timespec */
 	case 'Y': return 4;	/* int */
 	case '2': return 8;	/* int[2] */
 	case '&': return 4;	/* an int option value (setsockopt) */
@@ -453,7 +453,7 @@ int sysdecode__struct_size(char kind)
 
 bool sysdecode__struct_out(char kind)
 {
-	return kind && strchr("SXqzLY25@^`'_|", kind);
+	return kind && strchr("SXqzLY235@^`'_|", kind);
 }
 
 unsigned long long sysdecode__capture_mask(const struct sysdecode_info *in)
@@ -901,8 +901,8 @@ static void named(struct sbuf *b, const struct flag *t, unsigned long long v, bo
 static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v);
 
 /*
- * -X raw and verbose, as strace: flags in hex, values in decimal (requests
- * and codes in hex), and with verbose the names in a comment.
+ * -X raw and verbose, as strace: flags in hex, values in decimal (requests,
+ * codes and clock ids in hex), and with verbose the names in a comment.
  */
 void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 {
@@ -913,7 +913,7 @@ void sysdecode__flags(struct sbuf *b, char kind, unsigned long long v)
 		flags_abbrev(b, kind, v);
 		return;
 	}
-	if (strchr("gfhejBHC9#", kind))
+	if (strchr("gfheBHC9#", kind))
 		sbuf__printf(b, "%d", (int)v);
 	else
 		sbuf__printf(b, "%#llx", v);
@@ -991,6 +991,11 @@ static void flags_abbrev(struct sbuf *b, char kind, unsigned long long v)
 		break;
 	case '8':
 		bits_names(b, (const struct flag[]){ { O_CLOEXEC, "EPOLL_CLOEXEC" }, { 0 } }, v, "0");
+		break;
+	case '1':
+		bits_names(b, (const struct flag[]){ { 1, "MFD_CLOEXEC" }, { 2, "MFD_ALLOW_SEALING" },
+				{ 4, "MFD_HUGETLB" }, { 8, "MFD_NOEXEC_SEAL" }, { 0x10, "MFD_EXEC" },
+				{ 0 } }, v, "0");
 		break;
 	case '~':
 		bits_names(b, msg_flags, v, "0");
@@ -1110,7 +1115,7 @@ static unsigned int get32(const char *p)
 	return v;
 }
 
-static void print_mode(struct sbuf *b, unsigned int mode)
+static void mode_abbrev(struct sbuf *b, unsigned int mode)
 {
 	static const struct flag types[] = {
 		FL(S_IFREG), FL(S_IFDIR), FL(S_IFCHR), FL(S_IFBLK), FL(S_IFIFO), FL(S_IFLNK),
@@ -1133,6 +1138,21 @@ static void print_mode(struct sbuf *b, unsigned int mode)
 	if (mode & S_ISVTX)
 		sbuf__printf(b, "S_ISVTX|");
 	sbuf__printf(b, "%#03o", mode & 0777);
+}
+
+/* A stat structure's mode: the type and bits named, or under -X the number (octal) */
+static void print_mode(struct sbuf *b, unsigned int mode)
+{
+	if (sysdecode__style == SYSDECODE_ABBREV) {
+		mode_abbrev(b, mode);
+		return;
+	}
+	sbuf__printf(b, "%#o", mode);
+	if (sysdecode__style == SYSDECODE_VERBOSE) {
+		sbuf__printf(b, " /* ");
+		mode_abbrev(b, mode);
+		sbuf__printf(b, " */");
+	}
 }
 
 static void print_makedev(struct sbuf *b, unsigned long long dev)
@@ -1604,6 +1624,7 @@ static void print_struct(struct sbuf *b, char kind, const char *d, int len)
 		sbuf__printf(b, "}");
 		break;
 	case 'n':
+	case '3':
 		sbuf__printf(b, "{tv_sec=%lld, tv_nsec=%lld}", (long long)get64(d),
 			     (long long)get64(d + 8));
 		break;
@@ -1783,7 +1804,7 @@ void sysdecode__arg(struct sbuf *b, const struct sysdecode_opts *o, char kind,
 		/* fall through */
 	case 'G':
 	case 'S': case 'X': case 'Q': case 'q': case 'Z': case 'z':
-	case 'J': case 'L': case 'n': case 'Y': case '4': case '5': case '7': case '&':
+	case 'J': case 'L': case 'n': case '3': case 'Y': case '4': case '5': case '7': case '&':
 	case '@': case '%': case '`': case '\'': case '_': case ';':
 		if (!v)
 			sbuf__printf(b, "NULL");

@@ -38,7 +38,7 @@ enum {
  *   K SOCK_* flags alone (accept4)      O offset, hex        j clockid
  *   b arch_prctl code   F futex op       I ioctl request      y getrandom flags
  *   B fadvise advice    H madvise advice C rlimit resource    T statx flags
- *   U statx mask        N clock_nanosleep flags
+ *   U statx mask        N clock_nanosleep flags  1 memfd_create flags
  * Structures, copied by the BPF side (input at entry, output at exit when
  * the call succeeded):
  *   G sockaddr, its length the next argument (input)
@@ -46,6 +46,7 @@ enum {
  *   S stat (output)     X statx (output)     q sigaction (output)
  *   z sigset (output)   L rlimit (output)    Y wait status (output)
  *   2 int[2] (output: pipe)   4 stack_t (input)   5 stack_t (output)
+ *   3 timespec (output: clock_gettime, clock_getres)
  *   7 struct flock (input)    6 dirent buffer: its entries counted at exit
  *   0 O_* flags without an access mode (pipe2, dup3)
  *   8 epoll_create1 flags      9 IPPROTO_* (socket's protocol for inet families)
