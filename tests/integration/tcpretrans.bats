@@ -320,11 +320,18 @@ check_data_run() {
 	start_tool tcpretrans-lite -j -s -v
 	a0=$(retrans_sent "$NSA")
 	b0=$(retrans_sent "$NSB")
-	# the SYN-ACKs from B are dropped at A for 0.5 s: A's SYN and B's
-	# SYN-ACK are both retransmitted (1 s initial timeout)
+	# the SYN-ACKs from B are dropped at A until both have retransmitted:
+	# A its SYN and B its SYN-ACK, each after its 1 s initial timeout, in
+	# either order (a drop of a fixed 0.5 s let B's SYN-ACK, when its timer
+	# fired first, end the handshake before A's SYN was ever retransmitted)
 	drop "$NSA" ip saddr $B4 tcp sport $PORT tcp flags '& (syn | ack) == syn | ack'
 	go "$go"
-	sleep 0.5
+	for _ in $(seq 100); do
+		if [ "$(retrans_sent "$NSA")" -gt "$a0" ] && [ "$(retrans_sent "$NSB")" -gt "$b0" ]; then
+			break
+		fi
+		sleep 0.1
+	done
 	undrop "$NSA"
 	wait "$cp"
 	a1=$(retrans_sent "$NSA")
