@@ -5,7 +5,9 @@
 # .dynsym) and 3.10 to 3.13 as pyenv builds them (3.10.13, 3.11.7, 3.12.1,
 # 3.13.0: shared libpython). Workload:
 # tests/workloads/pyhotcold.py, hot() and cold() burning CPU 4:1, each
-# one's CPU time measured by the script itself.
+# one's CPU time measured by the script itself; pywait.py, waiting off CPU
+# 4:1; pyshapes.py, generators, callbacks from C, asyncio, deep recursion
+# and threads.
 
 # bpflite: serial: the CPU-time ratio is measured against samples
 
@@ -203,6 +205,33 @@ assert_merged() {
 	[ "$n" = 1 ]
 }
 
+@test "python: a process that execs python after the tool attached (-p of its shell): Python frames, hot:cold as measured (Debian's python3.11, --unwind dwarf)" {
+	local pre go
+	pre=$(make_go)
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.out
+	# a shell, until it execs python once the tool has attached to it
+	sh -c 'read -r _ <"$1"; exec "$2" "$3" 4 "$4"' sh "$pre" /usr/bin/python3.11 "$PYWL" "$go" >"$WLOUT" &
+	WLPID=$!
+	start_tool profile-lite -j -U -F 999 --python --unwind dwarf -v -p "$WLPID" 8
+	go "$pre"
+	for _ in $(seq 100); do
+		grep -q ready "$WLOUT" && break
+		sleep 0.1
+	done
+	go "$go"
+	wait_bounded "$WLPID" 30 pyhotcold.py
+	kill -INT "$TOOL_PID"
+	TOOL_RC=0
+	wait_bounded "$TOOL_PID" 30 profile-lite || TOOL_RC=$?
+	[ "$TOOL_RC" = 0 ]
+	cat "$WLOUT"
+	assert_ndjson "$TOOL_OUT"
+	assert_hotcold
+	assert_merged
+	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\)" "$TOOL_ERR"
+}
+
 @test "python: pyenv's CPython 3.13.0, --unwind dwarf: a class's __init__ (run in its caller's eval call, behind a shim frame) under its caller" {
 	PYWL=$ROOT/tests/workloads/pyinit.py
 	hotcold "$(pyenv_python 3.13.0)" --python --unwind dwarf
@@ -219,6 +248,129 @@ assert_merged() {
 		(.user_stack | at("^Burn\\.__init__ \\(") as $h | at("^main \\(") as $m |
 		 at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
 		 $h >= 0 and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
+}
+
+# shape SHAPE PYTHON TOOL ARGS...: tests/workloads/pyshapes.py's SHAPE
+# under PYTHON for 2 s, TOOL ARGS... -p PID attached around it
+# (offcputime-lite: 3 s).
+shape() {
+	local s=$1 py=$2 tool=$3 secs=2
+	shift 3
+	[ "$tool" = offcputime-lite ] && secs=3
+	PYSHAPE=$s pyrun "$py" "$ROOT/tests/workloads/pyshapes.py" "$secs" "$tool" "$@"
+	assert_ndjson "$TOOL_OUT"
+}
+
+# pychain FILE pid|tid ID REGEX...: the samples of process ID (pid), or
+# the off-CPU microseconds of thread ID (tid), whose user stack has frames
+# matching each REGEX in turn, leaf to root: a frame the first, a frame
+# rootward of it the second...
+pychain() {
+	local f=$1 by=$2 id=$3
+	shift 3
+	jq -s --arg by "$by" --argjson id "$id" '
+		def chain($s; $res): if ($res | length) == 0 then true else
+			(($s | map(test($res[0])) | index(true)) // null) as $i |
+			$i != null and chain($s[$i + 1:]; $res[1:]) end;
+		[.[] | select(.type == "stack" and .[$by] == $id) |
+		 select(chain(.user_stack // []; $ARGS.positional)) |
+		 if $by == "pid" then .samples else .total_us end] | add // 0' "$f" --args "$@"
+}
+
+# assert_share WHAT PART WHOLE LO: PART / WHOLE between LO and 1, WHOLE > 0
+assert_share() {
+	[ "$3" -gt 0 ] || { echo "$1: nothing to share ($2 of $3)" >&2; return 1; }
+	assert_between "$1" "$(awk -v p="$2" -v w="$3" 'BEGIN { print p / w }')" "$4" 1
+}
+
+# a native frame: not a Python one ("name (file:line)") nor a mark
+NATIVE='^[^[][^ ]*$'
+
+@test "python: a generator's frame under the loop that consumes it (Debian's python3.11, --unwind dwarf)" {
+	shape gen /usr/bin/python3.11 profile-lite -j -U -F 999 --python --unwind dwarf
+	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+	gen=$(pysamples "$TOOL_OUT" "$WLPID" '^squares \(.*pyshapes\.py:[0-9]+\)$')
+	chain=$(pychain "$TOOL_OUT" pid "$WLPID" '^squares \(.*pyshapes\.py:' '^consume \(.*pyshapes\.py:' \
+		'^run \(.*pyshapes\.py:' '^main \(' '^<module> \(' '^__libc_start_call_main$')
+	echo "samples $all, in the generator $gen, under consume() to the root $chain"
+	[ "$all" -ge 1000 ]
+	assert_share "share in the generator" "$gen" "$all" 0.1
+	assert_share "the generator's samples under consume() to the root" "$chain" "$gen" 0.99
+	assert_eval_left pid "$all"
+}
+
+@test "python: a C function calling back into Python: key() under sorted()'s native frames under its caller (Debian's python3.11 and pyenv's 3.12.1, --unwind dwarf)" {
+	local py
+	for py in /usr/bin/python3.11 "$(pyenv_python 3.12.1)"; do
+		shape callback "$py" profile-lite -j -U -F 999 --python --unwind dwarf
+		all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+		k=$(pysamples "$TOOL_OUT" "$WLPID" '^key \(.*pyshapes\.py:[0-9]+\)$')
+		chain=$(pychain "$TOOL_OUT" pid "$WLPID" '^key \(.*pyshapes\.py:' "$NATIVE" \
+			'^sort_by_key \(.*pyshapes\.py:' '^run \(' '^main \(' '^<module> \(' '^__libc_start_call_main$')
+		echo "$py: samples $all, in key() $k, under native frames under sort_by_key() $chain; the most sampled stack:"
+		jq -s -r --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p)] |
+			max_by(.samples) | .user_stack | join(";")' "$TOOL_OUT"
+		[ "$all" -ge 1000 ]
+		assert_share "share in key()" "$k" "$all" 0.5
+		assert_share "key()'s samples under native frames under sort_by_key()" "$chain" "$k" 0.99
+		assert_eval_left pid "$all"
+	done
+}
+
+@test "python: asyncio coroutines under the event loop's frames (Debian's python3.11, --unwind dwarf)" {
+	shape asyncio /usr/bin/python3.11 profile-lite -j -U -F 999 --python --unwind dwarf
+	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+	w=$(pysamples "$TOOL_OUT" "$WLPID" '^work \(.*pyshapes\.py:[0-9]+\)$')
+	chain=$(pychain "$TOOL_OUT" pid "$WLPID" '^work \(.*pyshapes\.py:' '^Handle\._run \(.*/asyncio/events\.py:' \
+		'^BaseEventLoop\._run_once \(.*/asyncio/base_events\.py:' '^BaseEventLoop\.run_forever \(.*/asyncio/base_events\.py:' \
+		'^run \(.*/asyncio/runners\.py:' '^run \(.*pyshapes\.py:' '^main \(' '^<module> \(' '^__libc_start_call_main$')
+	echo "samples $all, in work() $w, under the event loop to the root $chain; the most sampled stack:"
+	jq -s -r --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p)] |
+		max_by(.samples) | .user_stack | join(";")' "$TOOL_OUT"
+	[ "$all" -ge 1000 ]
+	assert_share "share in work()" "$w" "$all" 0.5
+	assert_share "work()'s samples under the event loop to the root" "$chain" "$w" 0.99
+	assert_eval_left pid "$all"
+}
+
+@test "python: a recursion deeper than 64 Python frames: cut at 64 and marked, the native root kept (Debian's python3.11, --unwind dwarf)" {
+	shape recurse /usr/bin/python3.11 profile-lite -j -U -F 999 --python --unwind dwarf
+	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+	b=$(pysamples "$TOOL_OUT" "$WLPID" '^burn \(.*pyshapes\.py:[0-9]+\)$')
+	chain=$(pychain "$TOOL_OUT" pid "$WLPID" '^burn \(' '^down \(' '^\[python truncated\]$' '^__libc_start_call_main$')
+	echo "samples $all, in burn() $b, cut and marked to the native root $chain"
+	[ "$all" -ge 1000 ]
+	assert_share "share in burn()" "$b" "$all" 0.9
+	assert_share "burn()'s samples cut, marked, with the native root" "$chain" "$b" 0.99
+	# each such stack: 64 Python frames, none of the callers above the cut
+	jq -e -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
+		(.user_stack | any(test("^burn \\("))) and (.user_stack | any(test("^\\[python truncated\\]$"))))] |
+		length > 0 and all(.[]; (.user_stack | map(select(test(" \\(.*:[0-9]+\\)$"))) | length) == 64 and
+		(.user_stack | any(test("^main \\(")) | not))' "$TOOL_OUT"
+}
+
+@test "python: offcputime-lite --python, two threads (Debian's python3.11, --unwind dwarf): each thread its own stack, each function's wait as measured" {
+	local waiter f got want
+	shape threads /usr/bin/python3.11 offcputime-lite -j -U --python --unwind dwarf
+	waiter=$(awk '$1 == "tid" && $2 == "waiter" { print $3 }' "$WLOUT")
+	[ -n "$waiter" ]
+	[ "$waiter" != "$WLPID" ]
+	for f in nap:"$WLPID" waiter:"$waiter"; do
+		got=$(pyus "$TOOL_OUT" "${f#*:}" "^${f%:*} \\(.*pyshapes\\.py:[0-9]+\\)\$")
+		want=$(awk -v f="${f%:*}" '$1 == f { print $2 * 1e6 }' "$WLOUT")
+		echo "${f%:*} (thread ${f#*:}): $got us off CPU, $want us measured"
+		assert_between "${f%:*}'s off-CPU time / its measured time" \
+			"$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')" 0.95 1.01
+	done
+	# the waiter's wait under threading's frames, down to the thread's start
+	got=$(pychain "$TOOL_OUT" tid "$waiter" '^Condition\.wait \(.*threading\.py:' '^Event\.wait \(.*threading\.py:' \
+		'^waiter \(.*pyshapes\.py:' '^Thread\.run \(.*threading\.py:' '^Thread\._bootstrap \(.*threading\.py:' '^start_thread$')
+	want=$(pyus "$TOOL_OUT" "$waiter" '^waiter \(')
+	assert_share "the waiter's time under threading's frames to start_thread" "$got" "$want" 0.99
+	# each thread's stacks its own: no waiter() in the main thread's, no main() in the waiter's
+	[ "$(pyus "$TOOL_OUT" "$WLPID" '^waiter \(')" = 0 ]
+	[ "$(pyus "$TOOL_OUT" "$waiter" '^(main|nap) \(')" = 0 ]
+	assert_eval_left tid "$(pyus "$TOOL_OUT" "$WLPID" '.')"
 }
 
 # offwait PYTHON ARGS...: tests/workloads/pywait.py under PYTHON for 3 s
