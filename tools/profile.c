@@ -23,6 +23,7 @@
 #include "out/hist.h"
 #include "out/json.h"
 #include "run/loop.h"
+#include "run/loss.h"
 #include "offcputime/collect.h"
 #include "syms/procsnap.h"
 #include "syms/python.h"
@@ -126,8 +127,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("-F and --count are mutually exclusive");
 		if (cfg.period)
 			cfg.freq = 0;
-		if (stack_opts.python && cfg.off_cpu)
-			msg__usage("--python does not combine with --off-cpu yet");
 		if (cfg.cpu >= libbpf_num_possible_cpus())
 			msg__usage("no CPU %d (this machine has %d)", cfg.cpu,
 				   libbpf_num_possible_cpus());
@@ -445,6 +444,10 @@ static int open_off_cpu(struct run *r)
 				 stack_opts.storage : OFFCPU_STACK_STORAGE);
 	/* the mode chosen for the sampling program holds: sched_switch's get the same helpers */
 	err = unwinder__share(r->unw, UNW_BPF_MAPS(o));
+	if (!err && r->py) {
+		err = python__share(r->py, o->maps.py_procs, o->maps.py_stacks);
+		o->rodata->cfg_python = true;
+	}
 	if (err)
 		return err;
 	tool__task_storage(o->obj, o->maps.start_task, o->maps.start);
@@ -595,18 +598,20 @@ int main(int argc, char **argv)
 	if (r.skel->bss) {
 		struct bpflite_loss l = r.skel->bss->loss;
 		struct unw_counts c = r.skel->bss->unw_counts;
+		struct py_counts pc = r.skel->bss->py_counts;
 
 		if (r.off && r.off->bss) {
 			l.events += r.off->bss->loss.events;
 			l.stacks += r.off->bss->loss.stacks;
 			l.map_full += r.off->bss->loss.map_full + r.c.fold_lost;
-			unwinder__add_counts(&c, &r.off->bss->unw_counts);
+			COUNTERS_ADD(&c, &r.off->bss->unw_counts);
+			COUNTERS_ADD(&pc, &r.off->bss->py_counts);
 		}
 		loss__report(&l, env.json);
 		if (r.unw && env.verbose)
 			unwinder__report(r.unw, &c);
 		if (r.py && env.verbose)
-			python__report(r.py, &r.skel->bss->py_counts);
+			python__report(r.py, &pc);
 	}
 out:
 	detach_perf(&r);

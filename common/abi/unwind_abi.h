@@ -96,7 +96,7 @@ struct unw_part {
 	__u32 pad;
 };
 
-/* The walk's counters, in the BPF object's .bss: __u64s only (unwinder__add_counts()). */
+/* The walk's counters, in the BPF object's .bss: __u64s only (COUNTERS_ADD()). */
 struct unw_counts {
 	__u64 stacks;		/* user stacks walked */
 	__u64 dwarf_frames;	/* frames found by a table row */

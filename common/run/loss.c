@@ -57,3 +57,9 @@ void loss__report_to(const struct bpflite_loss *l, FILE *json)
 		json__end(&j);
 	}
 }
+
+void counters__add(__u64 *sum, const __u64 *add, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sum[i] += add[i];
+}

@@ -26,4 +26,16 @@ void loss__report(const struct bpflite_loss *l, bool json);
 /* The same with the JSON record on json (NULL: none), a -o file for example. */
 void loss__report_to(const struct bpflite_loss *l, FILE *json);
 
+/*
+ * sum += add, counter by counter: the two copies of one struct of __u64
+ * counters that two BPF objects keep in .bss (profile-lite --off-cpu's).
+ */
+#define COUNTERS_ADD(sum, add)								\
+	do {										\
+		_Static_assert(sizeof(*(sum)) == sizeof(*(add)) &&			\
+			       sizeof(*(sum)) % sizeof(__u64) == 0, "counters of 64 bits");	\
+		counters__add((__u64 *)(sum), (const __u64 *)(add), sizeof(*(sum)) / sizeof(__u64)); \
+	} while (0)
+void counters__add(__u64 *sum, const __u64 *add, size_t n);
+
 #endif

@@ -62,6 +62,15 @@ int python__open(bool *on, int prog_type, struct bpf_map *procs, struct bpf_map 
 /* After load: BPF's py_procs and py_stacks. */
 void python__attach(struct pyframes *py, int procs_fd, int stacks_fd);
 /*
+ * Before the load of a second object that reads the same processes'
+ * Python frames (profile-lite --off-cpu: offcputime's beside profile's),
+ * after python__attach(): its py_procs and py_stacks are made py's
+ * (bpf_map__reuse_fd()), so an interpreter is looked at once and both
+ * objects' stacks are named from one store; its cfg_python is set by the
+ * caller. py NULL: nothing. 0 or -errno, said.
+ */
+int python__share(struct pyframes *py, struct bpf_map *procs, struct bpf_map *stacks);
+/*
  * Is pid a CPython we can read? Then its entry in py_procs (and -v says
  * which interpreter and offsets); 0, or -errno (-ENOENT: not a Python).
  */

@@ -457,16 +457,6 @@ int unwinder__share(struct unwinder *u, const struct unw_bpf_maps *m)
 	return 0;
 }
 
-void unwinder__add_counts(struct unw_counts *sum, const struct unw_counts *c)
-{
-	__u64 *s = (__u64 *)sum;
-	const __u64 *v = (const __u64 *)c;
-
-	_Static_assert(sizeof(*c) % sizeof(__u64) == 0, "struct unw_counts: counters of 64 bits");
-	for (size_t i = 0; i < sizeof(*c) / sizeof(__u64); i++)
-		s[i] += v[i];
-}
-
 /*
  * Slots of processes that have exited, taken back: their unw_procs entry
  * goes (a new process reusing the tgid is added again when BPF first sees

@@ -81,8 +81,6 @@ void unwinder__attach(struct unwinder *u, const struct unw_bpf_maps *m);
  * itself). u NULL (frame pointers): nothing. 0 or -errno, said.
  */
 int unwinder__share(struct unwinder *u, const struct unw_bpf_maps *m);
-/* c added into sum: the counters of the objects that share one unwinder */
-void unwinder__add_counts(struct unw_counts *sum, const struct unw_counts *c);
 void unwinder__free(struct unwinder *u);
 /* Push pid's mappings (and any table not yet pushed). 0 or -errno. */
 int unwinder__add_pid(struct unwinder *u, pid_t pid);

@@ -461,6 +461,36 @@ assert_offwait() {
 	grep -Eq "^ +\. +[0-9.]+s +$sl: +time\.sleep\(0\.040\)$" <<<"$list"
 }
 
+@test "python: profile-lite --off-cpu --python, Debian's python3.11, --unwind dwarf: each function's wait as measured, in the off-CPU stream, merged" {
+	local f got want all named
+	pyrun /usr/bin/python3.11 "$ROOT/tests/workloads/pywait.py" 3 profile-lite -j -v -F 199 --off-cpu --python --unwind dwarf
+	assert_ndjson "$TOOL_OUT"
+	# offus REGEX: the off-CPU microseconds of WLPID's stacks with a frame matching REGEX
+	offus() {
+		jq -s --argjson p "$WLPID" --arg re "$1" '[.[] | select(.type == "stack" and .kind == "off-cpu" and .pid == $p) |
+			select((.user_stack // []) | any(test($re))) | .total_us] | add // 0' "$TOOL_OUT"
+	}
+	all=$(offus '.')
+	named=$(offus '^[^ ]+ \(.*\.py:[0-9]+\)$')
+	echo "off CPU: $all us, under Python frames $named us"
+	assert_between "share under named Python frames" "$(awk -v n="$named" -v a="$all" 'BEGIN { print n / a }')" 0.99 1
+	for f in read_config handle; do
+		got=$(offus "^$f \\(.*pywait\\.py:[0-9]+\\)\$")
+		want=$(awk -v f="$f" '$1 == f { print $2 * 1e6 }' "$WLOUT")
+		echo "$f: $got us off CPU, $want us measured"
+		assert_between "$f's off-CPU time / its measured time" \
+			"$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')" 0.95 1.01
+	done
+	# merged: the wait's native frames under read_config(), the script's frames to the native root
+	jq -e -s --argjson p "$WLPID" 'def at(re): (map(test(re)) | index(true)) // -1;
+		any(.[]; .type == "stack" and .kind == "off-cpu" and .pid == $p and
+		(.user_stack | at("^clock_nanosleep$") as $c | at("^read_config \\(") as $h |
+		 at("^main \\(") as $m | at("^<module> \\(") as $g | at("^__libc_start_call_main$") as $r |
+		 $c >= 0 and $c < $h and $h < $m and $m < $g and $g < $r))' "$TOOL_OUT"
+	# one look at the interpreter for both objects
+	[ "$(grep -c "python: PID $WLPID: CPython 3\\.11" "$TOOL_ERR")" = 1 ]
+}
+
 @test "python: offcputime-lite --python: not with -K, a clear error" {
 	run -2 "$BIN/offcputime-lite" --python -K 1
 	[[ "$output" == *"--python needs user stacks (not with -K)"* ]]

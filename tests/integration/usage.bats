@@ -106,7 +106,6 @@ offcputime-lite	2	invalid stack storage size: 0	--stack-storage-size 0
 offcputime-lite	2	--python needs user stacks \(not with -K\)	--python -K
 profile-lite	2	-U and -K are mutually exclusive	-U -K
 profile-lite	2	--python needs user stacks \(not with -K\)	--python -K
-profile-lite	2	--python does not combine with --off-cpu yet	--python --off-cpu
 profile-lite	2	invalid stack depth: 200	--perf-max-stack-depth 200
 profile-lite	2	--unwind: auto, dwarf or fp, not 'x'	--unwind x
 offcputime-lite	2	invalid duration: 'x' is not a number	x
