@@ -776,9 +776,9 @@ static int open_unwinder(void)
 	/* tp_btf and raw_tp programs have the same helpers */
 	struct unw_start s = { cfg.user_stacks ? cfg.unwind : UNW_MODE_FP,
 			       BPF_PROG_TYPE_RAW_TRACEPOINT, 0, &depth, true };
+	bool exec;
 
 	m.fp_stacks = NULL;	/* the kernel stacks stay there */
-	bool exec;
 
 	cfg.unwind = unwinder__start(&s, &m, &unw);
 	if (cfg.unwind != UNW_MODE_FP && !unw)
