@@ -409,10 +409,13 @@ TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 	return 0;
 }
 
-/* --python only: at a process's end its interpreter's entry goes. */
+/* --unwind and --python only: at a process's end its list and interpreter go. */
 TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
-	py_exit(p);
+	if (cfg_unwind_tables)
+		unw_exit(p);
+	if (cfg_python)
+		py_exit(p);
 	return 0;
 }
 

@@ -776,10 +776,9 @@ static int open_unwinder(void)
 	/* tp_btf and raw_tp programs have the same helpers */
 	struct unw_start s = { cfg.user_stacks ? cfg.unwind : UNW_MODE_FP,
 			       BPF_PROG_TYPE_RAW_TRACEPOINT, 0, &depth, true };
-	bool exec;
+	bool hooks;
 
 	m.fp_stacks = NULL;	/* the kernel stacks stay there */
-
 	cfg.unwind = unwinder__start(&s, &m, &unw);
 	if (cfg.unwind != UNW_MODE_FP && !unw)
 		return -ENOMEM;
@@ -788,12 +787,12 @@ static int open_unwinder(void)
 		return -ENOMEM;
 	skel->rodata->cfg_python = cfg.python;
 	printer.py = py;
-	/* the exec hook only serves tables and --python, the exit hook --python */
-	exec = cfg.unwind != UNW_MODE_FP || cfg.python;
-	bpf_program__set_autoload(skel->progs.sched_process_exec_btf, exec);
-	bpf_program__set_autoload(skel->progs.sched_process_exec_raw, exec);
-	bpf_program__set_autoload(skel->progs.sched_process_exit_btf, cfg.python);
-	bpf_program__set_autoload(skel->progs.sched_process_exit_raw, cfg.python);
+	/* the exec and exit hooks only serve tables and --python */
+	hooks = cfg.unwind != UNW_MODE_FP || cfg.python;
+	bpf_program__set_autoload(skel->progs.sched_process_exec_btf, hooks);
+	bpf_program__set_autoload(skel->progs.sched_process_exec_raw, hooks);
+	bpf_program__set_autoload(skel->progs.sched_process_exit_btf, hooks);
+	bpf_program__set_autoload(skel->progs.sched_process_exit_raw, hooks);
 	return 0;
 }
 
