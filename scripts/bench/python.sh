@@ -32,7 +32,7 @@ prog_ns() {
 	s1=$(switches "$pid")
 	kill -INT $p
 	wait $p 2>/dev/null
-	echo "$a $b" | awk -v s=$((s1 - s0)) '{ d = $4 - $2; if (d > 0) printf "%.0f %d %.0f\n", ($3 - $1) / d, d, s > 0 ? ($3 - $1) / s : 0; else print "- 0 -" }'
+	echo "$a $b" | awk -v s=$((s1 - s0)) '{ d = $4 - $2; if (d > 0) printf "%.0f %d %.0f\n", ($3 - $1) / d, d, (s > 0 ? ($3 - $1) / s : 0); else print "- 0 -" }'
 }
 
 python3.11 -c '
@@ -54,16 +54,18 @@ main()' &
 NAP=$!
 sleep 0.5
 
-printf "%-48s %8s %8s %10s\n" "python3.11: BPF ns" "per run" "runs" "per switch"
+printf "%-52s %8s %8s %10s\n" "python3.11: BPF ns" "per run" "runs" "per switch"
 for unw in fp dwarf; do
 	for py in "" --python; do
-		read -r ns n _ < <(prog_ns sample $BURN "$BIN/profile-lite" -U -F 999 --unwind $unw $py)
-		printf "%-48s %8s %8s %10s\n" "  profile-lite -U --unwind $unw $py (samples)" "$ns" "$n" ""
+		r=$(prog_ns sample $BURN "$BIN/profile-lite" -U -F 999 --unwind $unw $py)
+		read -r ns n _ <<<"$r"
+		printf "%-52s %8s %8s %10s\n" "  profile-lite -U --unwind $unw $py (samples)" "$ns" "$n" ""
 	done
 done
 for unw in fp dwarf; do
 	for py in "" --python; do
-		read -r ns n sw < <(prog_ns sched_switch $NAP "$BIN/offcputime-lite" -U --unwind $unw $py)
-		printf "%-48s %8s %8s %10s\n" "  offcputime-lite -U --unwind $unw $py (switches)" "$ns" "$n" "$sw"
+		r=$(prog_ns sched_switch $NAP "$BIN/offcputime-lite" -U --unwind $unw $py)
+		read -r ns n sw <<<"$r"
+		printf "%-52s %8s %8s %10s\n" "  offcputime-lite -U --unwind $unw $py (switches)" "$ns" "$n" "$sw"
 	done
 done
