@@ -16,6 +16,7 @@
 #include "bpf/loss.bpf.h"
 #include "bpf/errno.bpf.h"
 #include "bpf/unwind.bpf.h"
+#include "bpf/python.bpf.h"
 #include "irq_ctx.bpf.h"
 
 /*
@@ -146,6 +147,13 @@ static __always_inline void wait_begin(void *ctx, struct task_struct *prev, __u3
 				       bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK));
 		announce_proc(w.tgid);
 	}
+	w.py_stack_id = -EFAULT;
+	/* --python: the thread's own Python frames, where it sleeps */
+	if (cfg_python && BPF_CORE_READ(prev, mm)) {
+		w.py_stack_id = py_user_stack(w.tgid, tid);
+		if (w.py_stack_id < 0 && w.py_stack_id != -EFAULT)
+			loss_inc(stacks);
+	}
 	w.waker_kstack_id = DSTATE_NO_STACK;
 	if (bpf_map_update_elem(&waits, &tid, &w, BPF_ANY))
 		loss_inc(map_full);
@@ -164,6 +172,7 @@ static __always_inline void aggregate(const struct dstate_wait *w, __u64 delta)
 	key.tgid = cfg_user_stack ? w->tgid : 0;
 	key.kstack_id = w->kstack_id;
 	key.ustack_id = w->ustack_id;
+	key.py_stack_id = w->py_stack_id;
 	key.waker_kstack_id = DSTATE_NO_STACK;
 	__builtin_memcpy(key.comm, w->comm, sizeof(key.comm));
 	if (cfg_fold_waker) {
@@ -210,6 +219,7 @@ static __always_inline void emit(const struct dstate_wait *w, __u32 tid, __u64 n
 	e->waker_tgid = w->waker_tgid;
 	e->kstack_id = w->kstack_id;
 	e->ustack_id = w->ustack_id;
+	e->py_stack_id = w->py_stack_id;
 	e->waker_kstack_id = w->waker_kstack_id;
 	__builtin_memcpy(e->comm, w->comm, sizeof(e->comm));
 	__builtin_memcpy(e->waker_comm, w->waker_comm, sizeof(e->waker_comm));
@@ -356,6 +366,7 @@ int seed_stuck(struct bpf_iter__task *ctx)
 	BPF_CORE_READ_STR_INTO(&w.comm, task, comm);
 	w.kstack_id = DSTATE_MISSED_STACK;
 	w.ustack_id = DSTATE_NO_STACK;
+	w.py_stack_id = -EFAULT;
 	w.waker_kstack_id = DSTATE_NO_STACK;
 	w.flags = DSTATE_F_SEEDED;
 	if (!bpf_map_update_elem(&seeded_stacks, &tid, &zero_stack, BPF_ANY)) {
@@ -381,16 +392,30 @@ TP_PROG(sched_waking, sched_waking, struct task_struct *p)
 }
 
 /*
- * --unwind only (user space turns it off otherwise): after an exec the
- * process's mappings are another program's. Its tables go, and the
- * process is announced again at its next D sleep, to be built anew.
+ * --unwind and --python only (user space turns it off otherwise): after
+ * an exec the process's mappings are another program's. Its tables and
+ * its interpreter go, and the process is announced again at its next D
+ * sleep, to be looked at anew.
  */
 TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 
-	unw_exec(p);
+	if (cfg_unwind_tables)
+		unw_exec(p);
+	if (cfg_python)
+		py_exec(p);
 	bpf_map_delete_elem(&known_procs, &tgid);
+	return 0;
+}
+
+/* --unwind and --python only: at a process's end its list and interpreter go. */
+TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
+{
+	if (cfg_unwind_tables)
+		unw_exit(p);
+	if (cfg_python)
+		py_exit(p);
 	return 0;
 }
 

@@ -49,7 +49,7 @@ struct dstate_wait {
 	char comm[DSTATE_COMM_LEN];
 	char waker_comm[DSTATE_COMM_LEN];
 	__u32 waker_ctx;	/* enum dstate_waker_ctx */
-	__u32 pad;
+	__s32 py_stack_id;	/* --python: py_stacks' id; -EFAULT: none */
 };
 
 /*
@@ -65,7 +65,7 @@ struct dstate_key {
 	char comm[DSTATE_COMM_LEN];
 	char waker_comm[DSTATE_COMM_LEN];
 	__u32 waker_ctx;	/* enum dstate_waker_ctx */
-	__u32 pad;
+	__s32 py_stack_id;	/* --python, as dstate_wait's */
 };
 
 struct dstate_val {
@@ -108,6 +108,8 @@ struct dstate_event {
 	__s32 waker_kstack_id;
 	char comm[DSTATE_COMM_LEN];
 	char waker_comm[DSTATE_COMM_LEN];
+	__s32 py_stack_id;	/* --python, as dstate_wait's */
+	__u32 pad;
 };
 
 #endif

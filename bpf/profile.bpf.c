@@ -109,6 +109,8 @@ TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 
 TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
+	if (cfg_unwind_tables)
+		unw_exit(p);
 	if (cfg_python)
 		py_exit(p);
 	return procsnap_exit(p);

@@ -22,6 +22,7 @@
 #include "run/loop.h"
 #include "serve/prom.h"
 #include "serve/serve.h"
+#include "syms/python.h"
 #include "syms/stacks.h"
 #include "syms/syms.h"
 #include "syms/unwind.h"
@@ -37,7 +38,7 @@
 static struct {
 	bool events;		/* -m */
 	long long min_ms;
-	bool hist, folded, user_stacks, include_idle, state_from_task;
+	bool hist, folded, user_stacks, include_idle, state_from_task, python;
 	long long stuck_ms;
 	long long stack_storage;
 	enum unw_mode unwind;
@@ -49,6 +50,7 @@ enum {
 	OPT_STACK_STORAGE,
 	OPT_STATE_FROM_TASK,
 	OPT_UNWIND,
+	OPT_PYTHON,
 };
 
 static const char doc[] =
@@ -65,6 +67,7 @@ static const char doc[] =
 "    dstate-lite --stuck 5000 2  # every 2 s, tasks in D for over 5 s\n"
 "    dstate-lite -p 185 -U   # process 185 only, with user stacks\n"
 "    dstate-lite -U --unwind dwarf -m 10  # user stacks of code without frame pointers\n"
+"    dstate-lite -U --python --unwind auto -p 185 -f  # the Python functions that sleep in D\n"
 "    dstate-lite --include-idle  # also TASK_IDLE sleeps and frozen tasks\n"
 "    dstate-lite -j 1        # NDJSON every second\n"
 "    dstate-lite --serve 9305  # Prometheus histograms by reason on 127.0.0.1:9305\n";
@@ -78,6 +81,7 @@ static const struct argp_option options[] = {
 	{ "include-idle", OPT_INCLUDE_IDLE, NULL, 0, "Also TASK_IDLE sleeps and frozen tasks (not in the load average)", 0 },
 	{ "stuck", OPT_STUCK, "MS", 0, "List tasks in D for over MS at each interval (default 1000)", 0 },
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Distinct stacks kept (default 8192)", 0 },
+	{ "python", OPT_PYTHON, NULL, 0, "With -U: name CPython 3.10 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf)", 0 },
 	{ "state-from-task", OPT_STATE_FROM_TASK, NULL, OPTION_HIDDEN, "Read the state from the task, not the tracepoint", 0 },
 	{ 0 },
 };
@@ -114,6 +118,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_UNWIND:
 		cfg.unwind = unwinder__mode(arg);
 		break;
+	case OPT_PYTHON:
+		cfg.python = true;
+		break;
 	case ARGP_KEY_END:
 		if (cfg.folded && env.json)
 			msg__usage("-f and -j are mutually exclusive");
@@ -126,6 +133,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--interval and a positional interval are mutually exclusive");
 		if (cfg.unwind != UNW_MODE_FP && !cfg.user_stacks)
 			msg__usage("--unwind walks user stacks: it needs -U");
+		if (cfg.python && !cfg.user_stacks)
+			msg__usage("--python names user stacks: it needs -U");
 		if (serve__spec() && (cfg.folded || cfg.hist || cfg.events || cfg.user_stacks))
 			msg__usage("--serve takes no -f, -H, -m or -U (metrics are histograms by reason)");
 		break;
@@ -141,6 +150,7 @@ static struct dstate_bpf *skel;
 static struct stack_printer printer;
 static int stacks_fd;
 static struct unwinder *unw;	/* --unwind auto|dwarf: user stacks in its unw_stacks */
+static struct pyframes *py;	/* --python */
 
 /*
  * A stack id of the BPF side as a struct stack: kernel stacks (u NULL) in
@@ -158,6 +168,20 @@ static void stack_get(struct unwinder *u, __s32 id, __u64 *ips, struct stack *s)
 		s->n = 0;
 		s->missed = true;
 	}
+}
+
+/*
+ * -U: tgid's user stack id in s (uips as stack_get()'s), with --python
+ * its Python stack py_id merged in, in mips (UNW_MAX_FRAMES +
+ * PY_MERGED_EXTRA slots).
+ */
+static void user_stack_get(pid_t tgid, __s32 id, __s32 py_id, __u64 *uips, __u64 *mips,
+			   struct stack *s)
+{
+	stack_get(unw, id, uips, s);
+	if (py && py_id != -EFAULT)
+		python__merge(py, printer.usyms, tgid, py_id, s, unw != NULL, mips,
+			      UNW_MAX_FRAMES + PY_MERGED_EXTRA, s);
 }
 
 /* The stack of a task found in D at start-up (seed_stuck), by tid. */
@@ -238,6 +262,7 @@ static int on_event(void *ctx, void *data, size_t size)
 {
 	const struct dstate_event *e = data;
 	__u64 kips[DSTATE_STACK_DEPTH], uips[UNW_MAX_FRAMES], wips[DSTATE_STACK_DEPTH];
+	__u64 mips[UNW_MAX_FRAMES + PY_MERGED_EXTRA];
 	struct stack ks, us, ws;
 	char reason[128], hms[16];
 	struct json j;
@@ -246,17 +271,21 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (size == sizeof(struct dstate_proc) && e->kind == DSTATE_PROC) {
 		/* -U: name its user frames later, even after it exits; --unwind: its tables */
 		usyms__snapshot(printer.usyms, ((const struct dstate_proc *)data)->tgid);
+		/* now: with -m a stream of episodes keeps a poll from returning */
 		if (unw) {
 			unwinder__queue(unw, ((const struct dstate_proc *)data)->tgid);
-			/* now: with -m a stream of episodes keeps a poll from returning */
 			unwinder__drain(unw);
+		}
+		if (py) {
+			python__queue(py, ((const struct dstate_proc *)data)->tgid);
+			python__drain(py);
 		}
 		return 0;
 	}
 	if (size < sizeof(*e) || e->kind != DSTATE_EPISODE)
 		return 0;
 	stack_get(NULL, e->kstack_id, kips, &ks);
-	stack_get(unw, e->ustack_id, uips, &us);
+	user_stack_get(e->tgid, e->ustack_id, e->py_stack_id, uips, mips, &us);
 	stack_get(NULL, e->waker_kstack_id, wips, &ws);
 	reason_of(&ks, reason, sizeof(reason));
 	timefmt__hms(hms, sizeof(hms));
@@ -449,10 +478,11 @@ static void print_summary(struct reason *rs, int n, const char *hms)
 static void print_folded(FILE *out, const struct dstate_key *k, const struct dstate_val *v)
 {
 	__u64 kips[DSTATE_STACK_DEPTH], uips[UNW_MAX_FRAMES], wips[DSTATE_STACK_DEPTH];
+	__u64 mips[UNW_MAX_FRAMES + PY_MERGED_EXTRA];
 	struct stack ks, us, ws;
 
 	stack_get(NULL, k->kstack_id, kips, &ks);
-	stack_get(unw, k->ustack_id, uips, &us);
+	user_stack_get(k->tgid, k->ustack_id, k->py_stack_id, uips, mips, &us);
 	stack_get(NULL, k->waker_kstack_id, wips, &ws);
 	stacks__ksyms(&printer);
 	stacks__fold_name(out, k->comm, strnlen(k->comm, DSTATE_COMM_LEN), "");
@@ -730,10 +760,15 @@ static bool stop_after_count(void *ctx)
 
 	/* after every poll: the processes its events named get their tables now */
 	unwinder__drain(unw);
+	python__drain(py);
+	python__tick(py);
 	return env.count && l->done >= env.count;
 }
 
-/* --unwind auto|dwarf, before load: the tables of -p's process built, the maps sized. */
+/*
+ * Before load: with --unwind auto|dwarf the tables of -p's process built,
+ * the maps sized; with --python the Python maps sized.
+ */
 static int open_unwinder(void)
 {
 	struct unw_bpf_maps m = *UNW_BPF_MAPS(skel);
@@ -741,13 +776,24 @@ static int open_unwinder(void)
 	/* tp_btf and raw_tp programs have the same helpers */
 	struct unw_start s = { cfg.user_stacks ? cfg.unwind : UNW_MODE_FP,
 			       BPF_PROG_TYPE_RAW_TRACEPOINT, 0, &depth, true };
+	bool hooks;
 
 	m.fp_stacks = NULL;	/* the kernel stacks stay there */
 	cfg.unwind = unwinder__start(&s, &m, &unw);
-	/* the exec hook only walks with tables */
-	bpf_program__set_autoload(skel->progs.sched_process_exec_btf, cfg.unwind != UNW_MODE_FP);
-	bpf_program__set_autoload(skel->progs.sched_process_exec_raw, cfg.unwind != UNW_MODE_FP);
-	return cfg.unwind == UNW_MODE_FP || unw ? 0 : -ENOMEM;
+	if (cfg.unwind != UNW_MODE_FP && !unw)
+		return -ENOMEM;
+	if (python__open(&cfg.python, BPF_PROG_TYPE_RAW_TRACEPOINT, skel->maps.py_procs,
+			 skel->maps.py_stacks, &py))
+		return -ENOMEM;
+	skel->rodata->cfg_python = cfg.python;
+	printer.py = py;
+	/* the exec and exit hooks only serve tables and --python */
+	hooks = cfg.unwind != UNW_MODE_FP || cfg.python;
+	bpf_program__set_autoload(skel->progs.sched_process_exec_btf, hooks);
+	bpf_program__set_autoload(skel->progs.sched_process_exec_raw, hooks);
+	bpf_program__set_autoload(skel->progs.sched_process_exit_btf, hooks);
+	bpf_program__set_autoload(skel->progs.sched_process_exit_raw, hooks);
+	return 0;
 }
 
 /* After load, before attach: -p's tables pushed, the maps' fds known. */
@@ -755,6 +801,8 @@ static int unw_loaded(void *ctx)
 {
 	(void)ctx;
 	unwinder__attach(unw, UNW_BPF_MAPS(skel));
+	if (py)
+		python__attach(py, bpf_map__fd(skel->maps.py_procs), bpf_map__fd(skel->maps.py_stacks));
 	return 0;
 }
 
@@ -826,6 +874,8 @@ int main(int argc, char **argv)
 	if (cfg.user_stacks)
 		printer.usyms = usyms__new(0);
 	unwinder__symbolizer(unw, printer.usyms);
+	if (env.pid && py)
+		python__add_pid(py, env.pid);
 
 	rb = tool__ringbuf(skel->maps.events, on_event, NULL);
 	if (!rb) {
@@ -865,11 +915,14 @@ int main(int argc, char **argv)
 	loss__report(&skel->bss->loss, env.json);
 	if (unw && env.verbose)
 		unwinder__report(unw, &skel->bss->unw_counts);
+	if (py && env.verbose)
+		python__report(py, &skel->bss->py_counts);
 out:
 	prom__serve_stop();
 	ring_buffer__free(rb);
 	windows__free(lc.windows);
 	unwinder__free(unw);
+	python__free(py);
 	dstate_bpf__destroy(skel);
 	usyms__free(printer.usyms);
 	ksyms__free(printer.ksyms);

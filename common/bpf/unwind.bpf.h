@@ -108,6 +108,19 @@ static __always_inline void unw_exec(struct task_struct *p)
 	bpf_map_delete_elem(&unw_procs, &tgid);
 }
 
+/*
+ * At a process's end (its last thread's exit) its list goes: the map
+ * holds the live processes' lists, not those of every process a churn
+ * left behind (user space takes the slot back when it needs one).
+ */
+static __always_inline void unw_exit(struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+
+	if (BPF_CORE_READ(p, signal, live.counter) == 0)
+		bpf_map_delete_elem(&unw_procs, &tgid);
+}
+
 /* Read at exit by user space (unwind_abi.h) */
 struct unw_counts unw_counts = {};
 

@@ -395,16 +395,17 @@ run_cgroup() {
 }
 
 # bats test_tags=soak
-# churn_once: the churn under offcputime-lite -c, its maps checked after
-# it, then offcpu's named sleeps in the same cgroup, their switches as the
-# kernel traced them (ktrace_sched). Leaves WLPID, WLOUT, TOOL_OUT.
+# churn_once [ARGS...]: the churn under offcputime-lite -c ARGS..., its
+# maps checked after it, then offcpu's named sleeps in the same cgroup,
+# their switches as the kernel traced them (ktrace_sched). Leaves WLPID,
+# WLOUT, TOOL_OUT.
 churn_once() {
-	local go start info
+	local go start info procs
 	# -c: the churn and the workload only, so other work on the machine
 	# neither fills the maps nor adds to the counts. raw_tp: switch-out
 	# records in the hash by tid (tp_btf keeps them in task storage, which
 	# the kernel frees with the task)
-	start_tool offcputime-lite -j -v -c "$CG" --force-raw-tp
+	start_tool offcputime-lite -j -v -c "$CG" --force-raw-tp "$@"
 	run_churn
 	[ "$(echo "$CHURN" | jq .threads)" = 50000 ]
 	[ "$(echo "$CHURN" | jq .procs)" = 5000 ]
@@ -416,6 +417,13 @@ churn_once() {
 	# folded keys of exited threads and at most a fold step (1024) more
 	[ "$start" -le 8 ]
 	[ "$info" -le 2048 ]
+	# --unwind: a process's list of mappings goes with it (a list pushed
+	# as its process ended may stay)
+	if [[ " $* " == *" --unwind "* ]]; then
+		procs=$(map_entries "$TOOL_PID" unw_procs)
+		echo "after the churn: unw_procs $procs entries"
+		[ "$procs" -le 16 ]
+	fi
 
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.json
@@ -442,4 +450,14 @@ churn_once() {
 	jq -se 'map(select(.type=="loss")) | all(.lost_events == 0 and .map_full == 0 and .lost_stacks <= 20)' "$TOOL_OUT"
 	# exited threads are folded into tid 0 of their process
 	jq -se --argjson p "$(echo "$CHURN" | jq .pid)" 'map(select(.type=="stack" and .pid==$p and .tid==0)) | length > 0' "$TOOL_OUT"
+}
+
+# bats test_tags=soak
+@test "offcputime: --unwind dwarf: 50,000 thread and 5,000 process exits fill no map, the tables' process lists go with their processes; the named sleeps stay exact" {
+	make_churn_cgroup
+	traced_run 16 churn_once --unwind dwarf
+	check_named_stacks
+	refute grep -E 'events lost|updates dropped' "$TOOL_ERR"
+	jq -se 'map(select(.type=="loss")) | all(.lost_events == 0 and .map_full == 0 and .lost_stacks <= 20)' "$TOOL_OUT"
+	grep -E 'unwind: [0-9]+ stacks: [1-9][0-9]* frames by tables' "$TOOL_ERR"
 }

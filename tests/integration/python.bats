@@ -491,6 +491,65 @@ assert_offwait() {
 	[ "$(grep -c "python: PID $WLPID: CPython 3\\.11" "$TOOL_ERR")" = 1 ]
 }
 
+# pydio PYTHON ARGS...: tests/workloads/pydio.py under PYTHON (2,000
+# O_DIRECT reads of 4 KiB from a file on the root file system in
+# read_block()), dstate-lite -j -m 0 -U --python ARGS... -p PID around it.
+# Leaves WLPID, TOOL_OUT, TOOL_ERR.
+pydio() {
+	local py=$1 f=$BATS_TEST_TMPDIR/dio.img go
+	shift
+	[ -f "$f" ] || { dd if=/dev/urandom of="$f" bs=1M count=8 status=none && sync "$f"; }
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.out
+	"$py" "$ROOT/tests/workloads/pydio.py" "$f" 2000 "$go" >"$WLOUT" &
+	WLPID=$!
+	for _ in $(seq 100); do
+		grep -q ready "$WLOUT" && break
+		sleep 0.1
+	done
+	start_tool dstate-lite -j -m 0 -U --python -p "$WLPID" "$@"
+	go "$go"
+	wait_bounded "$WLPID" 60 pydio.py
+	stop_tool INT
+	[ "$TOOL_RC" = 0 ]
+	assert_ndjson "$TOOL_OUT"
+}
+
+# dsleeps REGEX...: WLPID's D sleeps (episodes) whose user stack has frames
+# matching each REGEX in turn, leaf to root (as pychain)
+dsleeps() {
+	jq -s --argjson p "$WLPID" '
+		def chain($s; $res): if ($res | length) == 0 then true else
+			(($s | map(test($res[0])) | index(true)) // null) as $i |
+			$i != null and chain($s[$i + 1:]; $res[1:]) end;
+		[.[] | select(.type == "episode" and .pid == $p) |
+		 select(chain(.user_stack // []; $ARGS.positional))] | length' "$TOOL_OUT" --args "$@"
+}
+
+@test "python: dstate-lite -U --python, Debian's python3.11, --unwind dwarf: each D sleep under the Python function that made it, merged with the native frames" {
+	local all named merged
+	pydio /usr/bin/python3.11 --unwind dwarf -v
+	all=$(dsleeps '.')
+	named=$(dsleeps '^read_block \(.*pydio\.py:[0-9]+\)$' '^main \(.*pydio\.py:[0-9]+\)$')
+	merged=$(dsleeps '^preadv' '^read_block \(' '^main \(' '^<module> \(' '^__libc_start_call_main$')
+	echo "D sleeps $all, under read_block() under main() $named, merged to the native root $merged"
+	jq -c --argjson p "$WLPID" 'select(.type == "episode" and .pid == $p) | .user_stack' "$TOOL_OUT" | sort | uniq -c | sort -rn | head -3
+	[ "$all" -ge 500 ]
+	assert_share "sleeps under read_block() under main()" "$named" "$all" 0.99
+	assert_share "sleeps merged to the native root" "$merged" "$all" 0.99
+	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\)" "$TOOL_ERR"
+}
+
+@test "python: dstate-lite -U --python, Debian's python3.11 by frame pointers: each D sleep under the Python function that made it, above the native leaf" {
+	local all named
+	pydio /usr/bin/python3.11
+	all=$(dsleeps '.')
+	named=$(dsleeps '^read_block \(.*pydio\.py:[0-9]+\)$' '^main \(.*pydio\.py:[0-9]+\)$' '^<module> \(')
+	echo "D sleeps $all, under read_block() under main() $named"
+	[ "$all" -ge 500 ]
+	assert_share "sleeps under read_block() under main()" "$named" "$all" 0.99
+}
+
 @test "python: offcputime-lite --python: not with -K, a clear error" {
 	run -2 "$BIN/offcputime-lite" --python -K 1
 	[[ "$output" == *"--python needs user stacks (not with -K)"* ]]

@@ -72,6 +72,7 @@ dstate-lite	2	invalid stack storage size: 1 	--stack-storage-size 1
 dstate-lite	2	-f and -j are mutually exclusive	-f -j
 dstate-lite	2	--unwind: auto, dwarf or fp, not 'x'	-U --unwind x
 dstate-lite	2	--unwind walks user stacks: it needs -U	--unwind dwarf
+dstate-lite	2	--python names user stacks: it needs -U	--python
 dstate-lite	2	-f and -H are mutually exclusive	-f -H
 dstate-lite	2	invalid interval: 0	0
 dstate-lite	2	unexpected argument	1 2 3
