@@ -303,19 +303,10 @@ void python__attach(struct pyframes *py, int procs_fd, int stacks_fd)
 
 int python__share(struct pyframes *py, struct bpf_map *procs, struct bpf_map *stacks)
 {
-	struct { struct bpf_map *map; int fd; } maps[] = {
-		{ procs, py ? py->procs_fd : -1 }, { stacks, py ? py->stacks_fd : -1 },
-	};
-
-	for (size_t i = 0; py && i < sizeof(maps) / sizeof(maps[0]); i++) {
-		int err = bpf_map__reuse_fd(maps[i].map, maps[i].fd);
-
-		if (err) {
-			msg__fail(err, "share the Python maps (%s)", bpf_map__name(maps[i].map));
-			return err;
-		}
-	}
-	return 0;
+	if (!py)
+		return 0;
+	return map__share(procs, py->procs_fd, "Python") ?:
+	       map__share(stacks, py->stacks_fd, "Python");
 }
 
 static struct py_procinfo *proc_find(struct pyframes *py, pid_t pid)
