@@ -624,6 +624,12 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		/* not a Python and still the same program: said once is enough */
 		snprintf(link, sizeof(link), "/proc/%d/exe", pid);
 		n = readlink(link, exe, sizeof(exe) - 1);
+		/*
+		 * Gone or exiting (a zombie has no exe; its py_procs entry
+		 * went at its exit): no exec, the code objects named stay
+		 */
+		if (n <= 0 && p->state == PY_OK)
+			return -ESRCH;
 		exe[n > 0 ? n : 0] = '\0';
 		if (p->looked && p->state == PY_NONE && !strcmp(p->exe, exe))
 			return -ENOENT;
