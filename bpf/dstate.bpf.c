@@ -141,18 +141,14 @@ static __always_inline void wait_begin(void *ctx, struct task_struct *prev, __u3
 	bpf_get_current_comm(w.comm, sizeof(w.comm));
 	w.kstack_id = stack_id(bpf_get_stackid(ctx, &stacks, 0));
 	w.ustack_id = DSTATE_NO_STACK;
+	w.py_stack_id = -EFAULT;
 	if (cfg_user_stack && BPF_CORE_READ(prev, mm)) {
 		/* --unwind: by the tables, into unw_stacks */
 		w.ustack_id = stack_id(cfg_unwind_tables ? unw_user_stack(w.tgid) :
 				       bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK));
+		/* --python: the thread's own Python frames, where it sleeps */
+		w.py_stack_id = py_take_stack(w.tgid, tid);
 		announce_proc(w.tgid);
-	}
-	w.py_stack_id = -EFAULT;
-	/* --python: the thread's own Python frames, where it sleeps */
-	if (cfg_python && BPF_CORE_READ(prev, mm)) {
-		w.py_stack_id = py_user_stack(w.tgid, tid);
-		if (w.py_stack_id < 0 && w.py_stack_id != -EFAULT)
-			loss_inc(stacks);
 	}
 	w.waker_kstack_id = DSTATE_NO_STACK;
 	if (bpf_map_update_elem(&waits, &tid, &w, BPF_ANY))

@@ -191,11 +191,7 @@ static __always_inline void switch_out(void *ctx, bool btf, bool preempt,
 		v->key.user_stack_id = cfg_unwind_tables ? unw_user_stack(v->key.tgid) :
 				       bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		/* --python: the thread's own Python frames, where it waits */
-		if (cfg_python) {
-			v->key.py_stack_id = py_user_stack(v->key.tgid, tid);
-			if (v->key.py_stack_id < 0 && v->key.py_stack_id != -EFAULT)
-				loss_inc(stacks);
-		}
+		v->key.py_stack_id = py_take_stack(v->key.tgid, tid);
 		/* an exiting task has no mappings left to snapshot */
 		if (!(flags & PF_EXITING))
 			procsnap_note(v->key.tgid);

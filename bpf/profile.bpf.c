@@ -66,11 +66,7 @@ int sample(struct bpf_perf_event_data *ctx)
 	key.user_stack_id = -EFAULT;
 	key.py_stack_id = -EFAULT;
 	if (cfg_user_stacks && !kthread && (__u32)id) {
-		if (cfg_python) {
-			key.py_stack_id = py_user_stack(key.tgid, (__u32)id);
-			if (key.py_stack_id < 0 && key.py_stack_id != -EFAULT)
-				loss_inc(stacks);
-		}
+		key.py_stack_id = py_take_stack(key.tgid, (__u32)id);
 		key.user_stack_id = cfg_unwind_tables ? unw_user_stack(key.tgid) :
 				    bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		/* an exiting task has no mappings left to snapshot */

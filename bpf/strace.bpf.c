@@ -812,7 +812,6 @@ static __always_inline void send_fds(struct pt_regs *regs, __u32 slot, __u64 id_
 	submit(e, sizeof(*e));
 }
 
-
 /*
  * The string t's entry could not copy (TASK_RETRY_STR), copied now, when
  * the call has read it (its page is in): a record of type (EV_BLOCKED as
@@ -833,6 +832,7 @@ static __always_inline void send_entry_str(struct strace_task *t, __u32 slot, __
 	copy_str(e, 0, t->retry_str);
 	submit(e, sizeof(*e));
 }
+
 /* -y: after an execve, the fds it left open (the close-on-exec ones are gone). */
 static __always_inline void send_exec_fds(__u32 slot, __u64 id_tgid, __u64 now)
 {

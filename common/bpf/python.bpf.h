@@ -16,6 +16,7 @@
 
 #include "abi/python_abi.h"
 #include "bpf/errno.bpf.h"
+#include "bpf/loss.bpf.h"
 
 
 /* Set by user space with --python */
@@ -268,6 +269,23 @@ static __always_inline long py_user_stack(__u32 tgid, __u32 tid)
 no_thread:
 	py_cnt(&py_counts.no_thread);
 	return -EFAULT;
+}
+
+/*
+ * With --python: the current thread's Python stack (py_user_stack()), a
+ * failure other than -EFAULT (nothing to take) counted as a lost stack;
+ * without: -EFAULT.
+ */
+static __always_inline __s32 py_take_stack(__u32 tgid, __u32 tid)
+{
+	long id;
+
+	if (!cfg_python)
+		return -EFAULT;
+	id = py_user_stack(tgid, tid);
+	if (id < 0 && id != -EFAULT)
+		loss_inc(stacks);
+	return id;
 }
 
 #endif

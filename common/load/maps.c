@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "load/maps.h"
 #include "run/msg.h"
 
@@ -213,5 +214,14 @@ int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u3
 out:
 	free(keys);
 	free(vals);
+	return err;
+}
+
+int map__share(struct bpf_map *map, int fd, const char *what)
+{
+	int err = bpf_map__reuse_fd(map, fd);
+
+	if (err)
+		msg__fail(err, "share the %s maps (%s)", what, bpf_map__name(map));
 	return err;
 }

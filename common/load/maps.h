@@ -2,7 +2,8 @@
 /*
  * Reading a tool's BPF maps from user space: the one walk of a map's keys
  * (every other read of a map's keys goes through map__keys()), the drain
- * of a map, and the drain of a map of histograms.
+ * of a map, and the drain of a map of histograms; and a map shared by
+ * two objects.
  */
 #ifndef BPFLITE_MAPS_H
 #define BPFLITE_MAPS_H
@@ -38,6 +39,13 @@ int map__drain(int fd, size_t key_size, size_t value_size, __u32 max_entries,
  * Drain a hash map of __u32 -> struct hist (map__drain) into entries
  * sorted by key; *out is malloc'd (caller frees). 0 or -errno (printed).
  */
+/*
+ * Before load, a map of a second BPF object made the loaded map fd's
+ * (bpf_map__reuse_fd()): two objects that share their maps. 0 or -errno,
+ * said as "share the WHAT maps (NAME)".
+ */
+struct bpf_map;
+int map__share(struct bpf_map *map, int fd, const char *what);
 int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u32 *n);
 
 #endif

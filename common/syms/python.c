@@ -303,19 +303,10 @@ void python__attach(struct pyframes *py, int procs_fd, int stacks_fd)
 
 int python__share(struct pyframes *py, struct bpf_map *procs, struct bpf_map *stacks)
 {
-	struct { struct bpf_map *map; int fd; } maps[] = {
-		{ procs, py ? py->procs_fd : -1 }, { stacks, py ? py->stacks_fd : -1 },
-	};
-
-	for (size_t i = 0; py && i < sizeof(maps) / sizeof(maps[0]); i++) {
-		int err = bpf_map__reuse_fd(maps[i].map, maps[i].fd);
-
-		if (err) {
-			msg__fail(err, "share the Python maps (%s)", bpf_map__name(maps[i].map));
-			return err;
-		}
-	}
-	return 0;
+	if (!py)
+		return 0;
+	return map__share(procs, py->procs_fd, "Python") ?:
+	       map__share(stacks, py->stacks_fd, "Python");
 }
 
 static struct py_procinfo *proc_find(struct pyframes *py, pid_t pid)
@@ -633,6 +624,12 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		/* not a Python and still the same program: said once is enough */
 		snprintf(link, sizeof(link), "/proc/%d/exe", pid);
 		n = readlink(link, exe, sizeof(exe) - 1);
+		/*
+		 * Gone or exiting (a zombie has no exe; its py_procs entry
+		 * went at its exit): no exec, the code objects named stay
+		 */
+		if (n <= 0 && p->state == PY_OK)
+			return -ESRCH;
 		exe[n > 0 ? n : 0] = '\0';
 		if (p->looked && p->state == PY_NONE && !strcmp(p->exe, exe))
 			return -ENOENT;

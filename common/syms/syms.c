@@ -768,6 +768,15 @@ int usyms__refresh(struct usyms *u, pid_t tgid)
 	p = proc_read(u, tgid);
 	if (!p)
 		return -errno ?: -ENOENT;
+	/*
+	 * No code mapped: the process is exiting (its memory gone, a zombie's
+	 * maps read empty), not running another program: the snapshot taken
+	 * while it ran stays, for the stacks it left.
+	 */
+	if (old && !p->nr) {
+		proc_free(u, p);
+		return -ESRCH;
+	}
 	if (old) {
 		proc_unlink(u, old);
 		proc_free(u, old);

@@ -442,12 +442,10 @@ int unwinder__share(struct unwinder *u, const struct unw_bpf_maps *m)
 
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
 		/* u's fds are its loaded maps' (after unwinder__attach()) */
-		int err = bpf_map__reuse_fd(maps[i].map, maps[i].fd);
+		int err = map__share(maps[i].map, maps[i].fd, "unwinding");
 
-		if (err) {
-			msg__fail(err, "share the unwinding maps (%s)", bpf_map__name(maps[i].map));
+		if (err)
 			return err;
-		}
 	}
 	*m->tables = true;
 	*m->nrows = u->rows_cap;

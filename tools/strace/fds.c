@@ -355,9 +355,13 @@ static void remember_dup(pid_t tgid, int from, int to)
 	e->path = path;
 }
 
-/* The path argument a call copied (at entry, or again at its exit), or NULL. */
+/*
+ * The path argument a call copied, or NULL: at its entry, or (its page
+ * not in memory then) as it blocked or at its exit, put in the entry's
+ * place by print.c's blocked_str().
+ */
 static const char *call_path(const struct sysdecode_info *in, const struct strace_enter *e,
-			     const struct strace_exit *x, int *arg, size_t *len)
+			     int *arg, size_t *len)
 {
 	for (int k = 0; k < STRACE_CAPS; k++) {
 		int a = e->cap_arg[k];
@@ -367,12 +371,6 @@ static const char *call_path(const struct sysdecode_info *in, const struct strac
 			*len = strnlen(e->cap[k], e->cap_len[k]);
 			return e->cap[k];
 		}
-	}
-	/* the string's page was not in memory at entry: copied at exit */
-	if (x->cap_str == 1 && x->cap_arg < 6 && in->args[x->cap_arg] == 'p' && x->cap_len > 0) {
-		*arg = x->cap_arg;
-		*len = strnlen(x->cap, x->cap_len);
-		return x->cap;
 	}
 	return NULL;
 }
@@ -416,7 +414,7 @@ void fds__track(const struct strace_enter *e, const struct strace_exit *x, bool 
 		struct fdent *n = *fd_find(tgid, x->ret);
 		size_t len;
 		int a;
-		const char *path = call_path(in, e, x, &a, &len);
+		const char *path = call_path(in, e, &a, &len);
 
 		/* EV_FDS's entry is this call's; another is from before */
 		if (!n || !n->made)

@@ -698,7 +698,6 @@ static int decode_args(const struct strace_enter *e, const struct strace_exit *x
 				       i < 5 ? e->args[i + 1] : 0);
 			o.hex = false;
 		}
-
 	}
 	if (*half < 0 || *half > shown)
 		*half = shown;
