@@ -286,6 +286,7 @@ assert_share() {
 # a native frame: not a Python one ("name (file:line)") nor a mark
 NATIVE='^[^[][^ ]*$'
 
+# bats test_tags=vm
 @test "python: a generator's frame under the loop that consumes it (Debian's python3.11, --unwind dwarf)" {
 	shape gen /usr/bin/python3.11 profile-lite -j -U -F 999 --python --unwind dwarf
 	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
@@ -333,6 +334,7 @@ NATIVE='^[^[][^ ]*$'
 	assert_eval_left pid "$all"
 }
 
+# bats test_tags=vm
 @test "python: a recursion deeper than 64 Python frames: cut at 64 and marked, the native root kept (Debian's python3.11, --unwind dwarf)" {
 	shape recurse /usr/bin/python3.11 profile-lite -j -U -F 999 --python --unwind dwarf
 	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
@@ -349,9 +351,20 @@ NATIVE='^[^[][^ ]*$'
 		(.user_stack | any(test("^main \\(")) | not))' "$TOOL_OUT"
 }
 
-@test "python: offcputime-lite --python, two threads (Debian's python3.11, --unwind dwarf): each thread its own stack, each function's wait as measured" {
+# bats test_tags=vm
+@test "python: offcputime-lite --python, two threads (Debian's python3.11, --unwind dwarf), tp_btf and raw_tp: each thread its own stack, each function's wait as measured" {
+	local path
+	for path in "" --force-raw-tp; do
+		two_threads -v $path
+		[ -z "$path" ] || grep -q "raw_tp (forced)" "$TOOL_ERR"
+	done
+}
+
+# two_threads ARGS...: pyshapes.py's threads under offcputime-lite --python
+# --unwind dwarf ARGS..., checked
+two_threads() {
 	local waiter f got want
-	shape threads /usr/bin/python3.11 offcputime-lite -j -U --python --unwind dwarf
+	shape threads /usr/bin/python3.11 offcputime-lite -j -U --python --unwind dwarf "$@"
 	waiter=$(awk '$1 == "tid" && $2 == "waiter" { print $3 }' "$WLOUT")
 	[ -n "$waiter" ]
 	[ "$waiter" != "$WLPID" ]
