@@ -286,13 +286,17 @@ assert_share() {
 # a native frame: not a Python one ("name (file:line)") nor a mark
 NATIVE='^[^[][^ ]*$'
 
-# assert_in_chain FN MIN REGEX...: WLPID's samples (at least 1000), the
-# share of them in pyshapes.py's FN at least MIN, and >= 99% of those
-# with frames matching each REGEX in turn rootward of FN's (pychain).
+# assert_in_chain FN MIN REGEX...: WLPID's samples in the shape's run
+# (at least 1000), the share of them in pyshapes.py's FN at least MIN,
+# and >= 99% of those with frames matching each REGEX in turn rootward of
+# FN's (pychain). The run's samples: those under pyshapes.py's run(), or
+# with a Python mark (cut, missed, unmatched: a failure counts against
+# FN's share); the interpreter's start and end are not the shape's (in
+# the 6.1 guest, under TCG, they were 25-30% of a 2 s run's samples).
 assert_in_chain() {
 	local fn=$1 min=$2 all n chain
 	shift 2
-	all=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+	all=$(pysamples "$TOOL_OUT" "$WLPID" '^run \(.*pyshapes\.py:[0-9]+\)$|^\[(missed )?python')
 	n=$(pysamples "$TOOL_OUT" "$WLPID" "^$fn \\(.*pyshapes\\.py:[0-9]+\\)\$")
 	chain=$(pychain "$TOOL_OUT" pid "$WLPID" "^$fn \\(.*pyshapes\\.py:" "$@")
 	echo "samples $all, in $fn() $n, $chain of those under the frames asked for; the most sampled stack:"
@@ -341,7 +345,6 @@ assert_in_chain() {
 		(.user_stack | any(test("^main \\(")) | not))' "$TOOL_OUT"
 }
 
-# bats test_tags=vm
 @test "python: offcputime-lite --python, two threads (Debian's python3.11, --unwind dwarf), tp_btf and raw_tp: each thread its own stack, each function's wait as measured" {
 	local path
 	for path in "" --force-raw-tp; do
@@ -365,10 +368,12 @@ two_threads() {
 		assert_between "${f%:*}'s off-CPU time / its measured time" \
 			"$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')" 0.95 1.01
 	done
-	# the waiter's wait under threading's frames, down to the thread's start
+	# the waiter's wait (Event.wait's time) under threading's frames, down
+	# to the thread's start; the waiter's GIL waits between two are not
+	# under Event.wait (1% of its time off CPU in the 6.1 guest)
 	got=$(pychain "$TOOL_OUT" tid "$waiter" '^Condition\.wait \(.*threading\.py:' '^Event\.wait \(.*threading\.py:' \
 		'^waiter \(.*pyshapes\.py:' '^Thread\.run \(.*threading\.py:' '^Thread\._bootstrap \(.*threading\.py:' '^start_thread$')
-	want=$(pyus "$TOOL_OUT" "$waiter" '^waiter \(')
+	want=$(pyus "$TOOL_OUT" "$waiter" '^Event\.wait \(.*threading\.py:')
 	assert_share "the waiter's time under threading's frames to start_thread" "$got" "$want" 0.99
 	# each thread's stacks its own: no waiter() in the main thread's, no main() in the waiter's
 	[ "$(pyus "$TOOL_OUT" "$WLPID" '^waiter \(')" = 0 ]
