@@ -54,7 +54,6 @@ struct py_walk {
 	__u64 tstate;		/* the thread state looked at, then found */
 	__u64 frame;		/* the next frame to record */
 	__u64 tid;
-	__u32 n;		/* frames recorded */
 	bool found, failed;
 };
 
@@ -104,7 +103,7 @@ static long py_thread_step(__u32 i, void *vctx)
 
 /*
  * One frame: its code object and instruction offset into the scratch's
- * slot w->n. 3.12+'s frames of the C stack are no Python frames: each is
+ * slot s->n. 3.12+'s frames of the C stack are no Python frames: each is
  * the entry frame of an eval call (only _PyEval_EvalFrameDefault makes
  * them) and flags the frame recorded before it as its run's first
  * (3.11's is_entry).
@@ -128,16 +127,22 @@ static long py_frame_step(__u32 i, void *vctx)
 		return 1;
 	}
 	if (w->o.frame_owner != PY_OFF_NONE && owner == PY_OWNED_BY_CSTACK) {
-		idx = w->n - 1;
+		idx = s->n - 1;
 		asm volatile("" : "+r"(idx));
-		if (w->n && !(s->frames[idx & (PY_MAX_FRAMES - 1)] & PY_ENTRY)) {
+		if (s->n && !(s->frames[idx & (PY_MAX_FRAMES - 1)] & PY_ENTRY)) {
 			s->frames[idx & (PY_MAX_FRAMES - 1)] |= PY_ENTRY;
 			s->hash = (s->hash ^ PY_ENTRY) * 0x100000001b3ull;
 		}
 		w->frame = prev;
 		return 0;
 	}
-	if (w->n >= PY_MAX_FRAMES) {
+	/*
+	 * The count lives in the map value, not in w on the caller's stack:
+	 * before 6.7 the verifier checks a bpf_loop() callback once, with
+	 * w's values of the first call (n == 0), and dropped this branch as
+	 * dead code (6.1: a 100-deep stack was never cut, its n passed 64).
+	 */
+	if (s->n >= PY_MAX_FRAMES) {
 		/* frames remain: the stack is cut here, and says so */
 		s->flags |= PY_STACK_TRUNCATED;
 		return 1;
@@ -168,11 +173,11 @@ static long py_frame_step(__u32 i, void *vctx)
 	if (instr >= units && (instr - units) / 2 < PY_LASTI_NONE)
 		lasti = (instr - units) / 2;
 record:
-	idx = w->n;
+	idx = s->n;
 	asm volatile("" : "+r"(idx));	/* the compiler would drop the mask */
 	s->frames[idx & (PY_MAX_FRAMES - 1)] = PY_FRAME(code, lasti, entry);
 	s->hash = (s->hash ^ PY_FRAME(code, lasti, entry)) * 0x100000001b3ull;
-	s->n = ++w->n;
+	s->n = idx + 1;
 	w->frame = prev;
 	return 0;
 }

@@ -10,7 +10,9 @@ SECS=${BENCH_SECS:-3}
 D=$(mktemp -d)
 BURN= NAP=
 trap 'rm -rf "$D"; kill $BURN $NAP 2>/dev/null' EXIT
-command -v python3.11 >/dev/null || { echo "python3.11 not installed: no figures"; exit 0; }
+# Debian's own (libpython linked in, stripped), not whatever python3.11 PATH finds first
+PY=${BENCH_PYTHON:-/usr/bin/python3.11}
+[ -x "$PY" ] || { echo "$PY not installed: no figures"; exit 0; }
 
 # switches PID: the voluntary and involuntary context switches of PID's thread
 switches() { awk '/ctxt_switches/ { n += $2 } END { print n + 0 }' /proc/"$1"/status; }
@@ -35,7 +37,7 @@ prog_ns() {
 	echo "$a $b" | awk -v s=$((s1 - s0)) '{ d = $4 - $2; if (d > 0) printf "%.0f %d %.0f\n", ($3 - $1) / d, d, (s > 0 ? ($3 - $1) / s : 0); else print "- 0 -" }'
 }
 
-python3.11 -c '
+"$PY" -c '
 def spin(n):
     while True:
         n += 1
@@ -43,7 +45,7 @@ def main():
     spin(0)
 main()' &
 BURN=$!
-python3.11 -c '
+"$PY" -c '
 import time
 def nap():
     while True:
@@ -54,7 +56,7 @@ main()' &
 NAP=$!
 sleep 0.5
 
-printf "%-52s %8s %8s %10s\n" "python3.11: BPF ns" "per run" "runs" "per switch"
+printf "%-52s %8s %8s %10s\n" "$PY: BPF ns" "per run" "runs" "per switch"
 for unw in fp dwarf; do
 	for py in "" --python; do
 		r=$(prog_ns sample $BURN "$BIN/profile-lite" -U -F 999 --unwind $unw $py)

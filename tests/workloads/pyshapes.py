@@ -6,7 +6,7 @@
 # PYSHAPE=SHAPE pyshapes.py SECONDS GO_FIFO. Prints "ready" and each
 # thread's native id ("tid main N", "tid waiter N"), waits until the go
 # FIFO is opened (the tool attached), runs SHAPE for SECONDS, then prints
-# what it measured: for "threads", each function's wall-clock time
+# what it measured: for "threads", each function's time off CPU
 # ("nap SECONDS", "waiter SECONDS").
 import asyncio
 import os
@@ -74,17 +74,28 @@ def down(depth, n):
     return down(depth - 1, n)
 
 
+# threads: the main thread naps, a second one waits on an Event; each
+# function's time off CPU measured within it (from its first line to its
+# last), as its wall-clock time less the thread's CPU time: the waits for
+# the GIL between two waits are the function's too, and on a slow machine
+# its own work is a few % of its wall-clock time
+def offcpu():
+    return time.monotonic() - time.thread_time()
+
+
 # threads: the main thread naps, a second one waits on an Event
 def waiter(ev, end, spent):
+    t = offcpu()
     print("tid waiter", threading.get_native_id(), flush=True)
     while time.monotonic() < end:
-        t = time.monotonic()
         ev.wait(0.030)
-        spent["waiter"] += time.monotonic() - t
+    spent["waiter"] += offcpu() - t
 
 
-def nap():
+def nap(spent):
+    t = offcpu()
     time.sleep(0.020)
+    spent["nap"] += offcpu() - t
 
 
 def run(shape, end):
@@ -106,9 +117,7 @@ def run(shape, end):
         th = threading.Thread(target=waiter, args=(ev, end, spent), name="waiter")
         th.start()
         while time.monotonic() < end:
-            t = time.monotonic()
-            nap()
-            spent["nap"] += time.monotonic() - t
+            nap(spent)
         th.join()
     else:
         sys.exit("pyshapes.py: unknown shape " + shape)
