@@ -38,11 +38,11 @@
 static struct {
 	bool events;		/* -m */
 	long long min_ms;
-	bool hist, folded, user_stacks, include_idle, state_from_task, python;
+	bool hist, folded, user_stacks, include_idle, state_from_task, python, unwind_set;
 	long long stuck_ms;
 	long long stack_storage;
 	enum unw_mode unwind;
-} cfg = { .stuck_ms = 1000, .stack_storage = DSTATE_STACKS };
+} cfg = { .stuck_ms = 1000, .stack_storage = DSTATE_STACKS, .unwind = UNW_MODE_AUTO };
 
 enum {
 	OPT_INCLUDE_IDLE = 0x100,
@@ -66,8 +66,8 @@ static const char doc[] =
 "    dstate-lite -f --interval 10 --ring 30  # kill -USR1: the last 30 windows\n"
 "    dstate-lite --stuck 5000 2  # every 2 s, tasks in D for over 5 s\n"
 "    dstate-lite -p 185 -U   # process 185 only, with user stacks\n"
-"    dstate-lite -U --unwind dwarf -m 10  # user stacks of code without frame pointers\n"
-"    dstate-lite -U --python --unwind auto -p 185 -f  # the Python functions that sleep in D\n"
+"    dstate-lite -U --unwind fp -m 10  # user stacks by frame pointers only (bcc's walk)\n"
+"    dstate-lite -U --python -p 185 -f  # the Python functions that sleep in D\n"
 "    dstate-lite --include-idle  # also TASK_IDLE sleeps and frozen tasks\n"
 "    dstate-lite -j 1        # NDJSON every second\n"
 "    dstate-lite --serve 9305  # Prometheus histograms by reason on 127.0.0.1:9305\n";
@@ -77,7 +77,7 @@ static const struct argp_option options[] = {
 	{ "histogram", 'H', NULL, 0, "Print a latency histogram per reason", 0 },
 	{ "folded", 'f', NULL, 0, "Print folded stacks (wait, then waker) for flame graphs", 0 },
 	{ "user-stacks", 'U', NULL, 0, "Also record user stacks", 0 },
-	{ "unwind", OPT_UNWIND, "MODE", 0, "With -U: user stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
+	{ "unwind", OPT_UNWIND, "MODE", 0, "With -U: user stacks by each file's .eh_frame where it has one, else frame pointers (auto, the default; dwarf), or by frame pointers only (fp)", 0 },
 	{ "include-idle", OPT_INCLUDE_IDLE, NULL, 0, "Also TASK_IDLE sleeps and frozen tasks (not in the load average)", 0 },
 	{ "stuck", OPT_STUCK, "MS", 0, "List tasks in D for over MS at each interval (default 1000)", 0 },
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Distinct stacks kept (default 8192)", 0 },
@@ -117,6 +117,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_UNWIND:
 		cfg.unwind = unwinder__mode(arg);
+		cfg.unwind_set = true;
 		break;
 	case OPT_PYTHON:
 		cfg.python = true;
@@ -131,7 +132,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--interval and --ring need -f");
 		if (window_opts.interval_ms && env.interval)
 			msg__usage("--interval and a positional interval are mutually exclusive");
-		if (cfg.unwind != UNW_MODE_FP && !cfg.user_stacks)
+		if (cfg.unwind_set && cfg.unwind != UNW_MODE_FP && !cfg.user_stacks)
 			msg__usage("--unwind walks user stacks: it needs -U");
 		if (cfg.python && !cfg.user_stacks)
 			msg__usage("--python names user stacks: it needs -U");

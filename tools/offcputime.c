@@ -69,7 +69,7 @@ static const char doc[] =
 "    offcputime-lite -U          # only show user space stacks (no kernel)\n"
 "    offcputime-lite -K          # only show kernel space stacks (no user)\n"
 "    offcputime-lite --state 2   # only uninterruptible (and killable) waits\n"
-"    offcputime-lite -f --python --unwind auto -p 185  # Python functions where\n"
+"    offcputime-lite -f --python -p 185  # Python functions where\n"
 "                                # a Python service waits\n"
 "    offcputime-lite -df 30 | flamegraph-lite --countname us > offcpu.svg\n"
 "    offcputime-lite --pprof offcpu.pb.gz 30   # a pprof profile: go tool pprof\n"

@@ -7,6 +7,7 @@
 struct stack_opts stack_opts = {
 	.storage = STACK_STORAGE_DEFAULT,
 	.depth = STACK_DEPTH_DEFAULT,
+	.unwind = UNW_MODE_AUTO,
 };
 
 enum { OPT_STORAGE = 0x3100, OPT_DEPTH, OPT_UNWIND, OPT_PYTHON };
@@ -50,9 +51,9 @@ static error_t parse_stack(int key, char *arg, struct argp_state *state)
 static const struct argp_option stack_options[] = {
 	{ "user-stacks-only", 'U', NULL, 0, "Show stacks from user space only (no kernel space stacks)", 0 },
 	{ "kernel-stacks-only", 'K', NULL, 0, "Show stacks from kernel space only (no user space stacks)", 0 },
-	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 16384)", 0 },
+	{ "stack-storage-size", OPT_STORAGE, "N", 0, "The number of unique stack traces that can be stored and displayed (default 2048 by tables, 16384 with --unwind fp)", 0 },
 	{ "perf-max-stack-depth", OPT_DEPTH, "N", 0, "The limit for both kernel and user stack traces (default 64, at most 127; 127 with --unwind dwarf)", 0 },
-	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by frame pointers (fp, the default), or by each file's .eh_frame where it has one (auto, dwarf): for code built without frame pointers", 0 },
+	{ "unwind", OPT_UNWIND, "MODE", 0, "User stacks by each file's .eh_frame where it has one, else frame pointers (auto, the default; dwarf), or by frame pointers only (fp)", 0 },
 	{ "python", OPT_PYTHON, NULL, 0, "Name CPython 3.10 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf)", 0 },
 	{ 0 },
 };

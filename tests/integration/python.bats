@@ -142,7 +142,7 @@ assert_merged() {
 }
 
 @test "python: Debian's python3.11 by frame pointers: Python frames above the native leaf" {
-	hotcold /usr/bin/python3.11 --python
+	hotcold /usr/bin/python3.11 --python --unwind fp
 	assert_hotcold
 }
 
@@ -160,7 +160,7 @@ assert_merged() {
 }
 
 @test "python: pyenv's CPython 3.12.1 by frame pointers: hot:cold as measured" {
-	hotcold "$(pyenv_python 3.12.1)" --python
+	hotcold "$(pyenv_python 3.12.1)" --python --unwind fp
 	assert_hotcold
 }
 
@@ -174,7 +174,7 @@ assert_merged() {
 }
 
 @test "python: pyenv's CPython 3.13.0 by frame pointers: hot:cold as measured" {
-	hotcold "$(pyenv_python 3.13.0)" --python
+	hotcold "$(pyenv_python 3.13.0)" --python --unwind fp
 	assert_hotcold
 }
 
@@ -186,7 +186,7 @@ assert_merged() {
 }
 
 @test "python: pyenv's CPython 3.10.13 by frame pointers: hot:cold as measured" {
-	hotcold "$(pyenv_python 3.10.13)" --python
+	hotcold "$(pyenv_python 3.10.13)" --python --unwind fp
 	assert_hotcold
 }
 
@@ -434,7 +434,7 @@ assert_offwait() {
 }
 
 @test "python: offcputime-lite --python, Debian's python3.11 by frame pointers: each function's wait as measured" {
-	offwait /usr/bin/python3.11
+	offwait /usr/bin/python3.11 --unwind fp
 	assert_offwait
 }
 
@@ -550,7 +550,7 @@ dsleeps() {
 
 @test "python: dstate-lite -U --python, Debian's python3.11 by frame pointers: each D sleep under the Python function that made it, above the native leaf" {
 	local all named
-	pydio /usr/bin/python3.11
+	pydio /usr/bin/python3.11 --unwind fp
 	all=$(dsleeps '.')
 	named=$(dsleeps '^read_block \(.*pydio\.py:[0-9]+\)$' '^main \(.*pydio\.py:[0-9]+\)$' '^<module> \(')
 	echo "D sleeps $all, under read_block() under main() $named"

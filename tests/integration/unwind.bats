@@ -119,16 +119,17 @@ profile_run() {
 }
 
 # bats test_tags=vm
-@test "unwind: Debian's xz (no frame pointers): >= 95% of samples reach __libc_start_call_main through lzma_code; frame pointers alone: none" {
+@test "unwind: Debian's xz (no frame pointers), by default (--unwind auto): >= 95% of samples reach __libc_start_call_main through lzma_code; frame pointers alone: none" {
 	local share
 	start_xz
-	profile_run -F 199 -p "$XZPID" --unwind dwarf
+	# the default: --unwind auto
+	profile_run -F 199 -p "$XZPID"
 	[ "$(samples_json "$TOOL_OUT" "$XZPID")" -ge 50 ]
 	share=$(share_json "$TOOL_OUT" "$XZPID" lzma_code __libc_start_call_main)
 	echo "tables: $share of the samples complete"
 	assert_between "complete stacks" "$share" 0.95 1
 	# the same process by frame pointers only: the stacks stop in liblzma
-	profile_run -F 199 -p "$XZPID"
+	profile_run -F 199 -p "$XZPID" --unwind fp
 	[ "$(samples_json "$TOOL_OUT" "$XZPID")" -ge 50 ]
 	share=$(share_json "$TOOL_OUT" "$XZPID" lzma_code __libc_start_call_main)
 	echo "frame pointers: $share of the samples complete"
@@ -149,7 +150,7 @@ profile_run() {
 	share=$(share_json "$TOOL_OUT" "$XZPID" _PyEval_EvalFrameDefault Py_BytesMain __libc_start_call_main)
 	echo "tables: $share of the samples complete"
 	assert_between "complete stacks" "$share" 0.95 1
-	profile_run -F 199 -U -p "$XZPID"
+	profile_run -F 199 -U -p "$XZPID" --unwind fp
 	share=$(share_json "$TOOL_OUT" "$XZPID" __libc_start_call_main)
 	echo "frame pointers: $share of the samples complete"
 	assert_between "complete stacks by frame pointers" "$share" 0 0.05
@@ -205,14 +206,14 @@ offcpu_incomplete() {
 }
 
 # bats test_tags=vm
-@test "unwind: offcputime-lite on Debian's gzip blocked reading a pipe: >= 95% of its off-CPU time reaches __libc_start_call_main through main (tp_btf); frame pointers alone: none" {
+@test "unwind: offcputime-lite on Debian's gzip blocked reading a pipe: >= 95% of its off-CPU time reaches __libc_start_call_main through main (tp_btf), by default; frame pointers alone: none" {
 	local share
-	offcpu_gzip --unwind dwarf
+	offcpu_gzip
 	share=$(offcpu_share read __libc_start_call_main)
-	echo "tables: $share of the off-CPU time complete"
+	echo "tables (the default, --unwind auto): $share of the off-CPU time complete"
 	offcpu_incomplete
 	assert_between "complete stacks" "$share" 0.95 1
-	offcpu_gzip
+	offcpu_gzip --unwind fp
 	share=$(offcpu_share __libc_start_call_main)
 	echo "frame pointers: $share complete"
 	assert_between "complete stacks by frame pointers" "$share" 0 0.05
@@ -323,7 +324,7 @@ progs_using() {
 	grep -Eq 'unwind: [0-9]+ stacks: [1-9][0-9]* frames by tables' "$TOOL_ERR"
 	xz_kinds_complete 0.95 1
 	# the same process by frame pointers only: both kinds stop in its code
-	profile_run -F 199 --off-cpu -p "$XZPID"
+	profile_run -F 199 --off-cpu -p "$XZPID" --unwind fp
 	xz_kinds_complete 0 0.05
 }
 
@@ -560,9 +561,9 @@ episodes_share() {
 		"\($e | length) \($first) \($after | length) \(if ($after | length) == 0 then 0 else ($after | map(select(.)) | length) / ($after | length) end)"' "$1"
 }
 
-@test "unwind: dstate-lite -U on Debian's dd in D (O_DIRECT reads), exec'd after the tool attached: once its tables are built, every sleep's user stack reaches __libc_start_call_main; frame pointers alone: none" {
+@test "unwind: dstate-lite -U on Debian's dd in D (O_DIRECT reads), exec'd after the tool attached: once its tables are built (by default), every sleep's user stack reaches __libc_start_call_main; frame pointers alone: none" {
 	local n before after share pending marked
-	dd_run -v --unwind dwarf
+	dd_run -v
 	read -r n before after share < <(episodes_share "$TOOL_OUT" "$DDPID" __libc_start_call_main)
 	echo "tables: $n episodes of $DSLEEPS D sleeps traced; $before before the first complete stack, then $after, $share complete"
 	jq -c --argjson p "$DDPID" 'select(.type == "episode" and .pid == $p) | .user_stack' "$TOOL_OUT" | sort | uniq -c | sort -rn | head -3
@@ -580,7 +581,7 @@ episodes_share() {
 	[ "$after" -ge $((n / 2)) ]
 	assert_between "complete stacks once built" "$share" 0.999 1
 	grep -Eq 'unwind: [0-9]+ stacks: [1-9][0-9]* frames by tables' "$TOOL_ERR"
-	dd_run
+	dd_run --unwind fp
 	read -r n before after share < <(episodes_share "$TOOL_OUT" "$DDPID" __libc_start_call_main)
 	echo "frame pointers: $n episodes of $DSLEEPS D sleeps traced, $after complete"
 	[ "$after" = 0 ]
