@@ -38,11 +38,13 @@
 static struct {
 	bool events;		/* -m */
 	long long min_ms;
-	bool hist, folded, user_stacks, include_idle, state_from_task, python, unwind_set;
+	bool hist, folded, user_stacks, include_idle, state_from_task, unwind_set;
+	bool python, python_set;	/* on with -U unless --no-python; given */
 	long long stuck_ms;
 	long long stack_storage;
 	enum unw_mode unwind;
-} cfg = { .stuck_ms = 1000, .stack_storage = DSTATE_STACKS, .unwind = UNW_MODE_AUTO };
+} cfg = { .stuck_ms = 1000, .stack_storage = DSTATE_STACKS, .unwind = UNW_MODE_AUTO,
+	  .python = true };
 
 enum {
 	OPT_INCLUDE_IDLE = 0x100,
@@ -51,6 +53,7 @@ enum {
 	OPT_STATE_FROM_TASK,
 	OPT_UNWIND,
 	OPT_PYTHON,
+	OPT_NO_PYTHON,
 };
 
 static const char doc[] =
@@ -81,7 +84,8 @@ static const struct argp_option options[] = {
 	{ "include-idle", OPT_INCLUDE_IDLE, NULL, 0, "Also TASK_IDLE sleeps and frozen tasks (not in the load average)", 0 },
 	{ "stuck", OPT_STUCK, "MS", 0, "List tasks in D for over MS at each interval (default 1000)", 0 },
 	{ "stack-storage-size", OPT_STACK_STORAGE, "N", 0, "Distinct stacks kept (default 8192)", 0 },
-	{ "python", OPT_PYTHON, NULL, 0, "With -U: name CPython 3.10 to 3.13's functions in user stacks (in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf)", 0 },
+	{ "python", OPT_PYTHON, NULL, 0, "With -U: name CPython 3.10 to 3.13's functions in user stacks (the default; in place of the eval loop's frames with --unwind auto|dwarf, else above the native leaf)", 0 },
+	{ "no-python", OPT_NO_PYTHON, NULL, 0, "With -U: native frames only in Python processes' user stacks", 0 },
 	{ "state-from-task", OPT_STATE_FROM_TASK, NULL, OPTION_HIDDEN, "Read the state from the task, not the tracepoint", 0 },
 	{ 0 },
 };
@@ -120,7 +124,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cfg.unwind_set = true;
 		break;
 	case OPT_PYTHON:
-		cfg.python = true;
+	case OPT_NO_PYTHON:
+		cfg.python = key == OPT_PYTHON;
+		cfg.python_set = true;
 		break;
 	case ARGP_KEY_END:
 		if (cfg.folded && env.json)
@@ -134,8 +140,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			msg__usage("--interval and a positional interval are mutually exclusive");
 		if (cfg.unwind_set && cfg.unwind != UNW_MODE_FP && !cfg.user_stacks)
 			msg__usage("--unwind walks user stacks: it needs -U");
-		if (cfg.python && !cfg.user_stacks)
+		if (cfg.python && cfg.python_set && !cfg.user_stacks)
 			msg__usage("--python names user stacks: it needs -U");
+		if (!cfg.user_stacks)
+			cfg.python = false;
 		if (serve__spec() && (cfg.folded || cfg.hist || cfg.events || cfg.user_stacks))
 			msg__usage("--serve takes no -f, -H, -m or -U (metrics are histograms by reason)");
 		break;
@@ -783,8 +791,8 @@ static int open_unwinder(void)
 	cfg.unwind = unwinder__start(&s, &m, &unw);
 	if (cfg.unwind != UNW_MODE_FP && !unw)
 		return -ENOMEM;
-	if (python__open(&cfg.python, BPF_PROG_TYPE_RAW_TRACEPOINT, skel->maps.py_procs,
-			 skel->maps.py_stacks, &py))
+	if (python__open(&cfg.python, cfg.python_set, BPF_PROG_TYPE_RAW_TRACEPOINT,
+			 skel->maps.py_procs, skel->maps.py_stacks, &py))
 		return -ENOMEM;
 	skel->rodata->cfg_python = cfg.python;
 	printer.py = py;

@@ -483,7 +483,8 @@ int main(int argc, char **argv)
 	if (!err)
 		err = open_unwinder(&r);
 	if (!err)
-		err = python__open(&stack_opts.python, BPF_PROG_TYPE_RAW_TRACEPOINT, r.skel->maps.py_procs,
+		err = python__open(&stack_opts.python, stack_opts.python_set,
+				   BPF_PROG_TYPE_RAW_TRACEPOINT, r.skel->maps.py_procs,
 				   r.skel->maps.py_stacks, &r.py);
 	r.skel->rodata->cfg_python = stack_opts.python;
 	if (err)

@@ -485,8 +485,8 @@ static bool after_poll(void *ctx)
 /* --python, before load: the maps sized (one entry each without it). */
 static int open_python(struct run *r)
 {
-	int err = python__open(&stack_opts.python, BPF_PROG_TYPE_PERF_EVENT, r->skel->maps.py_procs,
-			       r->skel->maps.py_stacks, &r->py);
+	int err = python__open(&stack_opts.python, stack_opts.python_set, BPF_PROG_TYPE_PERF_EVENT,
+			       r->skel->maps.py_procs, r->skel->maps.py_stacks, &r->py);
 
 	r->skel->rodata->cfg_python = stack_opts.python;
 	return err;

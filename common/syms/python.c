@@ -275,12 +275,15 @@ void python__free(struct pyframes *py)
 	free(py);
 }
 
-int python__open(bool *on, int prog_type, struct bpf_map *procs, struct bpf_map *stacks,
-		 struct pyframes **py)
+int python__open(bool *on, bool asked, int prog_type, struct bpf_map *procs,
+		 struct bpf_map *stacks, struct pyframes **py)
 {
 	*py = NULL;
 	if (*on && libbpf_probe_bpf_helper(prog_type, BPF_FUNC_loop, NULL) != 1) {
-		msg__warn("--python needs bpf_loop() (Linux 5.17): no Python frames");
+		if (asked)
+			msg__warn("--python needs bpf_loop() (Linux 5.17): no Python frames");
+		else
+			msg__verbose("python: no Python frames (no bpf_loop() before Linux 5.17)");
 		*on = false;
 	}
 	if (!*on)

@@ -52,13 +52,15 @@ struct pyframes *python__new(void);
 void python__free(struct pyframes *py);
 struct bpf_map;
 /*
- * --python (*on), before load: bpf_loop() (5.17: both walks are loops)
- * probed for programs of type prog_type, else said and *on cleared; BPF's
+ * Python frames (*on; asked: --python given, not the default), before
+ * load: bpf_loop() (5.17: both walks are loops) probed for programs of
+ * type prog_type, else said (a warning when asked, else under -v) and *on
+ * cleared; BPF's
  * py_procs and py_stacks sized (they keep one entry each when off). The
  * reader in *py, NULL when off; 0, or -ENOMEM (said).
  */
-int python__open(bool *on, int prog_type, struct bpf_map *procs, struct bpf_map *stacks,
-		 struct pyframes **py);
+int python__open(bool *on, bool asked, int prog_type, struct bpf_map *procs,
+		 struct bpf_map *stacks, struct pyframes **py);
 /* After load: BPF's py_procs and py_stacks. */
 void python__attach(struct pyframes *py, int procs_fd, int stacks_fd);
 /*

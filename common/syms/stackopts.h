@@ -2,7 +2,8 @@
 /*
  * The options of the tools that print stacks of their own (profile-lite,
  * offcputime-lite), as one argp module (opts__module()): -U, -K,
- * --stack-storage-size, --perf-max-stack-depth, --unwind and --python,
+ * --stack-storage-size, --perf-max-stack-depth, --unwind, --python and
+ * --no-python,
  * parsed into stack_opts, with the checks they need among themselves.
  */
 #ifndef BPFLITE_STACKOPTS_H
@@ -24,7 +25,8 @@ struct stack_opts {
 	int depth;			/* frames a stack holds at most */
 	bool storage_set, depth_set;	/* given, not the default */
 	enum unw_mode unwind;
-	bool python;
+	bool python;			/* on unless --no-python (or -K) */
+	bool python_set;		/* --python or --no-python given */
 };
 
 extern struct stack_opts stack_opts;

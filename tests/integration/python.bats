@@ -100,8 +100,8 @@ assert_hotcold() {
 		"$(awk -v w="$want" 'BEGIN { print w * 1.1 }')"
 }
 
-@test "python: Debian's python3.11 (static libpython, stripped), --unwind dwarf: Python frames in place of the eval loop, hot:cold as measured" {
-	hotcold /usr/bin/python3.11 --python --unwind dwarf -v
+@test "python: Debian's python3.11 (static libpython, stripped), by default (tables, Python frames): Python frames in place of the eval loop, hot:cold as measured" {
+	hotcold /usr/bin/python3.11 -v
 	assert_hotcold
 	# -v names the interpreter and the offsets
 	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\), _PyRuntime at 0x[0-9a-f]+; offsets of 3\.11 " "$TOOL_ERR"
@@ -558,7 +558,46 @@ dsleeps() {
 	assert_share "sleeps under read_block() under main()" "$named" "$all" 0.99
 }
 
-@test "python: offcputime-lite --python: not with -K, a clear error" {
+@test "python: offcputime-lite --python: not with -K, a clear error; -K alone turns the default off" {
 	run -2 "$BIN/offcputime-lite" --python -K 1
 	[[ "$output" == *"--python needs user stacks (not with -K)"* ]]
+	run -2 "$BIN/dstate-lite" --python 1
+	[[ "$output" == *"--python names user stacks: it needs -U"* ]]
+	run -0 --separate-stderr "$BIN/offcputime-lite" -K 1
+	[[ "$stderr" != *python* ]]
+}
+
+@test "python: --no-python: native frames only, the eval loop's frames kept (Debian's python3.11, profile-lite and offcputime-lite)" {
+	local t all eval samples
+	WLOUT=$BATS_TEST_TMPDIR/wl.out
+	/usr/bin/python3.11 -c 'import time
+print("ready", flush=True)
+while True:
+    sum(range(100000))
+    time.sleep(0.001)' >"$WLOUT" &
+	WLPID=$!
+	for _ in $(seq 100); do
+		grep -q ready "$WLOUT" && break
+		sleep 0.1
+	done
+	for t in profile-lite offcputime-lite; do
+		if [ "$t" = profile-lite ]; then
+			start_tool profile-lite -j -U -F 199 --no-python -p "$WLPID" 2
+		else
+			start_tool offcputime-lite -j -U --no-python -p "$WLPID" 2
+		fi
+		wait_tool
+		[ "$TOOL_RC" = 0 ]
+		assert_ndjson "$TOOL_OUT"
+		all=$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p)] | length' "$TOOL_OUT")
+		samples=$(pysamples "$TOOL_OUT" "$WLPID" '.')
+		eval=$(pysamples "$TOOL_OUT" "$WLPID" '^_PyEval_EvalFrameDefault$')
+		echo "$t: $all stacks; samples $samples, in the eval loop $eval"
+		[ "$all" -ge 1 ]
+		[ "$(jq -s --argjson p "$WLPID" '[.[] | select(.type == "stack" and .pid == $p and
+			((.user_stack // []) | any(test("\\.py:[0-9]+\\)$|^\\[python|^\\[missed python"))))] | length' "$TOOL_OUT")" = 0 ]
+		# on CPU the script runs in the eval loop: every sample under its frame
+		[ "$t" = offcputime-lite ] || { [ "$samples" -ge 20 ] &&
+			assert_share "samples in the eval loop" "$eval" "$samples" 0.95; }
+	done
 }

@@ -145,12 +145,12 @@ profile_run() {
 		grep -q libm "/proc/$XZPID/maps" 2>/dev/null && break
 		sleep 0.1
 	done
-	profile_run -F 199 -U -p "$XZPID" --unwind dwarf
+	profile_run -F 199 -U -p "$XZPID" --unwind dwarf --no-python
 	[ "$(samples_json "$TOOL_OUT" "$XZPID")" -ge 50 ]
 	share=$(share_json "$TOOL_OUT" "$XZPID" _PyEval_EvalFrameDefault Py_BytesMain __libc_start_call_main)
 	echo "tables: $share of the samples complete"
 	assert_between "complete stacks" "$share" 0.95 1
-	profile_run -F 199 -U -p "$XZPID" --unwind fp
+	profile_run -F 199 -U -p "$XZPID" --unwind fp --no-python
 	share=$(share_json "$TOOL_OUT" "$XZPID" __libc_start_call_main)
 	echo "frame pointers: $share of the samples complete"
 	assert_between "complete stacks by frame pointers" "$share" 0 0.05
@@ -423,7 +423,7 @@ while time.monotonic() - t < 3:
 		sleep 0.1
 	done
 	run ! grep -q liblzma "/proc/$WLPID/maps"
-	start_tool profile-lite -j -v -F 199 --unwind dwarf -p "$WLPID"
+	start_tool profile-lite -j -v -F 199 --unwind dwarf --no-python -p "$WLPID"
 	go "$go"
 	stop_after_wl
 	lz=$(samples_with "$TOOL_OUT" "$WLPID" lzma_code)
