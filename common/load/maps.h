@@ -39,6 +39,8 @@ int map__drain(int fd, size_t key_size, size_t value_size, __u32 max_entries,
  * Drain a hash map of __u32 -> struct hist (map__drain) into entries
  * sorted by key; *out is malloc'd (caller frees). 0 or -errno (printed).
  */
+int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u32 *n);
+
 /*
  * Before load, a map of a second BPF object made the loaded map fd's
  * (bpf_map__reuse_fd()): two objects that share their maps. 0 or -errno,
@@ -46,6 +48,5 @@ int map__drain(int fd, size_t key_size, size_t value_size, __u32 max_entries,
  */
 struct bpf_map;
 int map__share(struct bpf_map *map, int fd, const char *what);
-int hist__drain_entries(int fd, __u32 max_entries, struct hist_entry **out, __u32 *n);
 
 #endif
