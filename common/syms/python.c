@@ -671,7 +671,14 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		}
 	}
 	if (!rt) {
-		if (named && !again)
+		/* libpython not mapped yet (looked at as the loader maps it): again for a while */
+		if (usyms__loader_at_work(pid) && now_ns() - p->first_ns < PENDING_NS) {
+			p->state = PY_PENDING;
+			return -EAGAIN;
+		}
+		/* again: it was the loader's (above), said once now */
+		p->state = PY_NONE;
+		if (named)
 			msg__warn("PID %d is named python but %s: native frames only",
 				  pid, nr > 0 ? why : "no Python executable or libpython is mapped");
 		return -ENOENT;
@@ -680,14 +687,13 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		if (layouts[i].minor == minor)
 			l = &layouts[i];
 	if (!l) {
-		if (!again) {
-			if (minor >= 0)
-				msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.10 to 3.13): native frames only",
-					  pid, minor);
-			else
-				msg__warn("PID %d: a CPython of unknown version (%s): native frames only",
-					  pid, p->path);
-		}
+		p->state = PY_NONE;
+		if (minor >= 0)
+			msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.10 to 3.13): native frames only",
+				  pid, minor);
+		else
+			msg__warn("PID %d: a CPython of unknown version (%s): native frames only",
+				  pid, p->path);
 		return -ENOTSUP;
 	}
 	lay = *l;

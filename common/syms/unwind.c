@@ -348,9 +348,11 @@ static int build_proc(struct unwinder *u, pid_t pid, struct maplist *p)
 
 /*
  * The maps' sizes: with pid, the rows of its files' tables and a quarter
- * more for what it dlopens later (64 Ki rows at least), lists for a few
- * processes (its children); system-wide, UNW_ROWS_DEFAULT rows and
- * UNW_PROCS_DEFAULT lists. Stacks in parts of 16 frames: two a stack on
+ * more for what it dlopens later, UNW_ROWS_DEFAULT at least (a wrapper
+ * shell execs the program: the tables of files not mapped yet, python3.11
+ * and its libraries 100 Ki rows), lists for a few processes (its
+ * children); system-wide, UNW_ROWS_DEFAULT rows and UNW_PROCS_DEFAULT
+ * lists. Stacks in parts of 16 frames: two a stack on
  * average (a kernel and a user stack, each 10-30 deep).
  */
 static unsigned int size_maps(struct unwinder *u, const struct unw_bpf_maps *m, pid_t pid,
@@ -367,7 +369,9 @@ static unsigned int size_maps(struct unwinder *u, const struct unw_bpf_maps *m, 
 		for (size_t i = 0; i < u->nfiles; i++)
 			if (!u->files[i].err)
 				need += u->files[i].t.n;
-		need += need / 4 > 65536 ? need / 4 : 65536;
+		need += need / 4;
+		if (need < UNW_ROWS_DEFAULT)
+			need = UNW_ROWS_DEFAULT;
 		nprocs = 8;
 	} else {
 		need = UNW_ROWS_DEFAULT;
