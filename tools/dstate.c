@@ -768,6 +768,7 @@ static bool stop_after_count(void *ctx)
 	struct loop_ctx *l = ctx;
 
 	/* after every poll: the processes its events named get their tables now */
+	usyms__settle(printer.usyms);
 	unwinder__drain(unw);
 	python__drain(py);
 	python__tick(py);

@@ -414,11 +414,15 @@ static int unw_loaded(void *ctx)
 	return 0;
 }
 
-/* After every poll: the processes its events named get their tables now. */
+/*
+ * After every poll: the processes its events named get their tables now;
+ * one snapshotted as its loader worked is read again.
+ */
 static bool after_poll(void *ctx)
 {
 	struct run *r = ctx;
 
+	usyms__settle(r->usyms);
 	unwinder__drain(r->unw);
 	python__drain(r->py);
 	return false;
@@ -541,7 +545,7 @@ int main(int argc, char **argv)
 		msg__fail(err, "set up the windows");
 		goto out;
 	}
-	err = loop__ringbuf(rb, env.duration, 100, r.unw || r.py ? after_poll : NULL, on_tick, &r);
+	err = loop__ringbuf(rb, env.duration, 100, after_poll, on_tick, &r);
 	/* stop counting while the report reads the maps */
 	tool__detach(r.skel->skeleton);
 	ring_buffer__consume(rb);

@@ -471,12 +471,14 @@ static int open_unwinder(struct run *r)
 
 /*
  * After every poll: the processes its events named get their tables now,
- * not at the next tick (their samples walk frame pointers meanwhile).
+ * not at the next tick (their samples walk frame pointers meanwhile); one
+ * snapshotted as its loader worked is read again.
  */
 static bool after_poll(void *ctx)
 {
 	struct run *r = ctx;
 
+	usyms__settle(r->usyms);
 	unwinder__drain(r->unw);
 	python__drain(r->py);
 	return false;
@@ -591,7 +593,7 @@ int main(int argc, char **argv)
 		msg__fail(err, "set up the windows");
 		goto out;
 	}
-	err = loop__ringbuf(rb, env.duration, 100, r.unw || r.py ? after_poll : NULL, tick, &r);
+	err = loop__ringbuf(rb, env.duration, 100, after_poll, tick, &r);
 	/* stop counting while the report reads the maps */
 	detach_perf(&r);
 	if (r.off)

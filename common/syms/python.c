@@ -16,6 +16,7 @@
 #include "abi/unwind_abi.h"
 #include "load/maps.h"
 #include "run/msg.h"
+#include "run/timefmt.h"
 #include "syms/elfsyms.h"
 #include "syms/python.h"
 #include "syms/safeopen.h"
@@ -203,14 +204,6 @@ struct pyframes {
 	unsigned long long tick_at;
 };
 #define NAMED_SLOTS		(PY_STACKS_DEFAULT * 4)
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 /* len bytes of pid's memory at addr, all of them: 0, else -1. */
 static int rd(pid_t pid, __u64 addr, void *buf, size_t len)
@@ -642,7 +635,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		if (p->state == PY_OK)
 			code_flush(py);
 		p->state = PY_NONE;
-		p->first_ns = now_ns();
+		p->first_ns = timefmt__mono_ns();
 	}
 	nr = candidates(pid, c, 4, &named);
 	for (int i = 0; i < nr && !rt; i++) {
@@ -671,7 +664,14 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		}
 	}
 	if (!rt) {
-		if (named && !again)
+		/* libpython not mapped yet (looked at as the loader maps it): again for a while */
+		if (usyms__loader_at_work(pid) && timefmt__mono_ns() - p->first_ns < PENDING_NS) {
+			p->state = PY_PENDING;
+			return -EAGAIN;
+		}
+		/* again: it was the loader's (above), said once now */
+		p->state = PY_NONE;
+		if (named)
 			msg__warn("PID %d is named python but %s: native frames only",
 				  pid, nr > 0 ? why : "no Python executable or libpython is mapped");
 		return -ENOENT;
@@ -680,14 +680,13 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		if (layouts[i].minor == minor)
 			l = &layouts[i];
 	if (!l) {
-		if (!again) {
-			if (minor >= 0)
-				msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.10 to 3.13): native frames only",
-					  pid, minor);
-			else
-				msg__warn("PID %d: a CPython of unknown version (%s): native frames only",
-					  pid, p->path);
-		}
+		p->state = PY_NONE;
+		if (minor >= 0)
+			msg__warn("PID %d: CPython 3.%d: no Python frames for it yet (3.10 to 3.13): native frames only",
+				  pid, minor);
+		else
+			msg__warn("PID %d: a CPython of unknown version (%s): native frames only",
+				  pid, p->path);
 		return -ENOTSUP;
 	}
 	lay = *l;
@@ -696,7 +695,7 @@ static int look(struct pyframes *py, pid_t pid, bool again)
 		err = check_runtime(pid, &lay, rt, &why);
 	if (err == 0) {
 		/* before Py_Initialize(): looked at again for a while */
-		if (now_ns() - p->first_ns < PENDING_NS) {
+		if (timefmt__mono_ns() - p->first_ns < PENDING_NS) {
 			p->state = PY_PENDING;
 			return -EAGAIN;
 		}
@@ -1197,7 +1196,7 @@ static bool named_before(struct pyframes *py, __u32 id)
 
 void python__tick(struct pyframes *py)
 {
-	unsigned long long now = now_ns();
+	unsigned long long now = timefmt__mono_ns();
 	struct py_stack rec;
 	__u32 *ids = NULL, n = 0;
 

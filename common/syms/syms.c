@@ -21,12 +21,14 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <libiberty/demangle.h>
 #include "syms/elfsyms.h"
 #include "out/esc.h"
 #include "run/msg.h"
+#include "run/timefmt.h"
 #include "syms/safeopen.h"
 #include "syms/sorted.h"
 #include "syms/syms.h"
@@ -349,11 +351,14 @@ struct uproc {
 	size_t perf_bytes;	/* charged to usyms' budget */
 	bool perf_full;		/* the budget stopped its reading */
 	bool missed_refresh;	/* re-read once for an address out of every map */
+	unsigned long long loading_ns;	/* read as its loader mapped libraries: since; 0 */
 };
 
 struct usyms {
 	struct uproc *procs[HASH_SIZE];
 	size_t nr_procs;
+	size_t nr_loading;	/* procs with loading_ns: usyms__settle() reads them again */
+	unsigned long long settle_ns;
 	struct ufile *files[HASH_SIZE];
 	size_t max_bytes, bytes;
 	size_t perf_bytes;	/* of bytes: every process's perf map, <= max_bytes / 2 */
@@ -463,6 +468,8 @@ static void proc_free(struct usyms *u, struct uproc *p)
 		free(p->names.v[j]);
 	free(p->names.v);
 	free(p->perf);
+	if (p->loading_ns)
+		u->nr_loading--;
 	u->bytes -= p->perf_bytes;
 	u->perf_bytes -= p->perf_bytes;
 	close_fd(u, &p->perf_fd);
@@ -747,6 +754,124 @@ static void proc_unlink(struct usyms *u, struct uproc *p)
 	}
 }
 
+/*
+ * Is the process's dynamic loader still mapping its libraries? At exec
+ * the kernel maps the program and its loader (AT_BASE); the loader maps
+ * the libraries before main() and says when it is done where debuggers
+ * read it: _r_debug.r_state goes RT_ADD (1) while it adds objects,
+ * RT_CONSISTENT (0) once they are in (r_version is 0 before it starts).
+ * Code from only two files (the program and its loader) is the start of
+ * that, or what is read when _r_debug cannot be. A snapshot taken then
+ * has no libc: read again (usyms__settle()). A static program: no.
+ */
+#define LOADER_FILES	2
+
+static const struct safeopen loader_open = {
+	.min_size = 52,
+	.max_size = 1ll << 30,
+	.follow = true,		/* /proc/PID/map_files/: the mapped file itself */
+};
+
+static bool loader_consistent(pid_t tgid, __u64 start, __u64 end, __u64 base_start,
+			      dev_t dev, unsigned long ino)
+{
+	/* one loader for every process, as a rule: its _r_debug's place once */
+	static dev_t c_dev;
+	static unsigned long c_ino;
+	static __u64 c_vaddr, c_first;
+	static const char *const names[] = { "_r_debug" };
+	struct { __s32 version, pad; __u64 map, brk; __s32 state; } r;
+	struct iovec local = { &r, sizeof(r) }, remote;
+	char path[80];
+	int fd;
+
+	if (c_ino != ino || c_dev != dev) {
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", tgid,
+			 (unsigned long long)start, (unsigned long long)end);
+		fd = safeopen(-1, path, &loader_open);
+		if (fd < 0)
+			return true;
+		if (elf_syms__dynamic(fd, names, &c_vaddr, 1, &c_first) || !c_vaddr)
+			c_vaddr = 0;
+		close(fd);
+		c_dev = dev;
+		c_ino = ino;
+	}
+	if (!c_vaddr)
+		return true;	/* not glibc's: the files' count alone */
+	remote.iov_base = (void *)(uintptr_t)(base_start - (c_first & ~0xfffull) + c_vaddr);
+	remote.iov_len = sizeof(r);
+	if (process_vm_readv(tgid, &local, 1, &remote, 1, 0) != sizeof(r))
+		return true;
+	return r.version && r.state == 0;
+}
+
+bool usyms__loader_at_work(pid_t tgid)
+{
+	unsigned long long st = 0, en = 0, first = ~0ull, ino_base = 0;
+	unsigned long inos[LOADER_FILES + 1];
+	unsigned long auxv[2], base = 0, dev_base = 0;
+	char path[64], line[512];
+	int n = 0, fd;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	while (read(fd, auxv, sizeof(auxv)) == sizeof(auxv) && auxv[0] != AT_NULL)
+		if (auxv[0] == AT_BASE)
+			base = auxv[1];
+	close(fd);
+	if (!base)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+		unsigned int maj, min;
+		unsigned long ino;
+		char perms[8];
+		int j = 0;
+
+		/* a long path runs over: its rest is a line that does not parse */
+		if (sscanf(line, "%llx-%llx %7s %*x %x:%x %lu", &s, &e, perms, &maj, &min,
+			   &ino) != 6 || !ino)
+			continue;
+		if (s <= base && base < e) {
+			ino_base = ino;
+			dev_base = makedev(maj, min);
+		}
+		if (ino == ino_base && s < first)
+			first = s;
+		if (!strchr(perms, 'x'))
+			continue;
+		if (ino == ino_base && !st) {
+			st = s;
+			en = e;
+		}
+		while (j < n && inos[j] != ino)
+			j++;
+		if (j == n && n <= LOADER_FILES)
+			inos[n++] = ino;
+	}
+	fclose(f);
+	if (n <= LOADER_FILES)
+		return n == LOADER_FILES;
+	return st && !loader_consistent(tgid, st, en, first, dev_base, ino_base);
+}
+
+/* p was just read: keep it for usyms__settle() if its loader was at work. */
+static void mark_loading(struct usyms *u, struct uproc *p, unsigned long long since)
+{
+	if (!usyms__loader_at_work(p->tgid))
+		return;
+	p->loading_ns = since ?: timefmt__mono_ns();
+	u->nr_loading++;
+}
+
 int usyms__snapshot(struct usyms *u, pid_t tgid)
 {
 	struct uproc *p;
@@ -756,6 +881,7 @@ int usyms__snapshot(struct usyms *u, pid_t tgid)
 	p = proc_read(u, tgid);
 	if (!p)
 		return -errno ?: -ENOENT;
+	mark_loading(u, p, 0);
 	proc_insert(u, p);
 	return 0;
 }
@@ -777,12 +903,53 @@ int usyms__refresh(struct usyms *u, pid_t tgid)
 		proc_free(u, p);
 		return -ESRCH;
 	}
+	mark_loading(u, p, old ? old->loading_ns : 0);
 	if (old) {
 		proc_unlink(u, old);
 		proc_free(u, old);
 	}
 	proc_insert(u, p);
 	return 0;
+}
+
+/*
+ * Every 10 ms at most, for 2 s at most: a process read as its loader
+ * mapped libraries (the first sample after an exec comes there) is read
+ * again until its libraries are in, while it lives: read at the report,
+ * after it exited, its libraries' frames would have no name.
+ */
+#define SETTLE_EVERY_NS		10000000ull
+#define SETTLE_FOR_NS		2000000000ull
+#define SETTLE_BATCH		32
+
+void usyms__settle(struct usyms *u)
+{
+	pid_t tgids[SETTLE_BATCH];
+	unsigned long long now;
+	int n = 0;
+
+	if (!u || !u->nr_loading)
+		return;
+	now = timefmt__mono_ns();
+	if (now - u->settle_ns < SETTLE_EVERY_NS)
+		return;
+	u->settle_ns = now;
+	for (int h = 0; h < HASH_SIZE && n < SETTLE_BATCH; h++)
+		for (struct uproc *p = u->procs[h]; p && n < SETTLE_BATCH; p = p->next)
+			if (p->loading_ns)
+				tgids[n++] = p->tgid;
+	for (int i = 0; i < n; i++) {
+		struct uproc *p = proc_find(u, tgids[i]);
+
+		/* read again; gone, or still two files after 2 s: as it is */
+		if (now - p->loading_ns < SETTLE_FOR_NS && !usyms__refresh(u, tgids[i]))
+			continue;
+		p = proc_find(u, tgids[i]);
+		if (p->loading_ns) {
+			p->loading_ns = 0;
+			u->nr_loading--;
+		}
+	}
 }
 
 void usyms__forget(struct usyms *u, pid_t tgid)

@@ -73,6 +73,14 @@ int usyms__refresh(struct usyms *u, pid_t tgid);
  * binary>/. Tests point it elsewhere.
  */
 void usyms__set_debug_dir(struct usyms *u, const char *dir);
+/*
+ * After every poll: a process snapshotted as its dynamic loader mapped
+ * its libraries (only the program and the loader mapped as code) is read
+ * again until they are in (every 10 ms, for 2 s at most).
+ */
+void usyms__settle(struct usyms *u);
+/* Is tgid's dynamic loader still mapping its libraries (as above)? */
+bool usyms__loader_at_work(pid_t tgid);
 /* Forget a process (its mappings), e.g. after its stacks were printed. */
 void usyms__forget(struct usyms *u, pid_t tgid);
 /* Processes known (alive or not). */

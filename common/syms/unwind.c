@@ -18,6 +18,7 @@
 #include "load/maps.h"
 #include "out/esc.h"
 #include "run/msg.h"
+#include "run/timefmt.h"
 #include "run/opts.h"
 #include "syms/procsnap.h"
 #include "syms/python.h"
@@ -174,14 +175,6 @@ void unwinder__free(struct unwinder *u)
 	free(u);
 }
 
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 /* The table of the file open at fd: found by identity, else built. */
 static struct unw_file *file_table(struct unwinder *u, int fd, const char *path)
 {
@@ -215,9 +208,9 @@ static struct unw_file *file_table(struct unwinder *u, int fd, const char *path)
 	f->row_base = UNW_NO_TABLE;
 	/* the name other users chose, as a terminal may show it */
 	path = esc__cstr(f->path, sizeof(f->path), path, 0);
-	t0 = now_ns();
+	t0 = timefmt__mono_ns();
 	f->err = unw_table__build(fd, 0, &f->t, f->why, sizeof(f->why));
-	u->build_ns += now_ns() - t0;
+	u->build_ns += timefmt__mono_ns() - t0;
 	if (f->t.capped)
 		msg__warn("unwinding table of %s capped at %u rows: frame pointers past them",
 			  path, f->t.n);
@@ -348,9 +341,11 @@ static int build_proc(struct unwinder *u, pid_t pid, struct maplist *p)
 
 /*
  * The maps' sizes: with pid, the rows of its files' tables and a quarter
- * more for what it dlopens later (64 Ki rows at least), lists for a few
- * processes (its children); system-wide, UNW_ROWS_DEFAULT rows and
- * UNW_PROCS_DEFAULT lists. Stacks in parts of 16 frames: two a stack on
+ * more for what it dlopens later, UNW_ROWS_DEFAULT at least (a wrapper
+ * shell execs the program: the tables of files not mapped yet, python3.11
+ * and its libraries 100 Ki rows), lists for a few processes (its
+ * children); system-wide, UNW_ROWS_DEFAULT rows and UNW_PROCS_DEFAULT
+ * lists. Stacks in parts of 16 frames: two a stack on
  * average (a kernel and a user stack, each 10-30 deep).
  */
 static unsigned int size_maps(struct unwinder *u, const struct unw_bpf_maps *m, pid_t pid,
@@ -367,7 +362,9 @@ static unsigned int size_maps(struct unwinder *u, const struct unw_bpf_maps *m, 
 		for (size_t i = 0; i < u->nfiles; i++)
 			if (!u->files[i].err)
 				need += u->files[i].t.n;
-		need += need / 4 > 65536 ? need / 4 : 65536;
+		need += need / 4;
+		if (need < UNW_ROWS_DEFAULT)
+			need = UNW_ROWS_DEFAULT;
 		nprocs = 8;
 	} else {
 		need = UNW_ROWS_DEFAULT;
@@ -600,7 +597,7 @@ static void take_remaps(struct unwinder *u)
 
 	if (u->remap_fd < 0)
 		return;
-	now = now_ns();
+	now = timefmt__mono_ns();
 	if (now - u->remap_at < UNW_REMAP_NS)
 		return;
 	u->remap_at = now;
@@ -641,7 +638,7 @@ void unwinder__drain(struct unwinder *u)
 	take_remaps(u);
 	if (!u->nqueue)
 		return;
-	now = now_ns();
+	now = timefmt__mono_ns();
 	if (!u->budget_at)
 		u->budget_ns = UNW_DRAIN_BURST_NS;
 	else

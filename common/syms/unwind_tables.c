@@ -24,6 +24,7 @@
 #include <dwarf.h>
 #include <gelf.h>
 #include <elfutils/libdw.h>
+#include "run/timefmt.h"
 #include "syms/sorted.h"
 #include "syms/unwind_tables.h"
 
@@ -48,14 +49,6 @@ struct build {
 	unsigned int max;	/* rows at most, the end mark included */
 	__u64 plt_lo, plt_hi;	/* .plt: the lazy stubs' CFA expression */
 };
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static int grow(struct build *b)
 {
@@ -464,7 +457,7 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 		     size_t why_len)
 {
 	struct build b = { .t = t, .max = max_rows ? max_rows : UNW_MAX_ROWS_PER_FILE };
-	__u64 t0 = now_ns(), stop = 0;
+	__u64 t0 = timefmt__mono_ns(), stop = 0;
 	unsigned int calls = 0;
 	Dwarf_CFI *cfi, *dcfi = NULL;
 	Dwarf *dw = NULL;
@@ -559,7 +552,7 @@ static int build_elf(Elf *elf, unsigned int max_rows, struct unw_table *t, char 
 				t->fallback++;	/* the rest: a gap row below */
 				break;
 			}
-			if (!(++calls % 256) && now_ns() - t0 > UNW_BUILD_NS) {
+			if (!(++calls % 256) && timefmt__mono_ns() - t0 > UNW_BUILD_NS) {
 				err = -ETIME;
 				break;
 			}

@@ -205,13 +205,19 @@ assert_merged() {
 	[ "$n" = 1 ]
 }
 
-@test "python: a process that execs python after the tool attached (-p of its shell): Python frames, hot:cold as measured (Debian's python3.11, --unwind dwarf)" {
-	local pre go
+# execpy PYTHON FILE: a shell that execs PYTHON pyhotcold.py once profile-lite
+# -p of the shell has attached: the snapshot of the new program is taken
+# as its loader maps the libraries (the first sample after the exec comes
+# there) and read again until they are in; the Python look waits for
+# libpython the same way. Python frames, hot:cold as measured, merged;
+# -v names FILE (a regex) as the interpreter's.
+execpy() {
+	local py=$1 pre go
 	pre=$(make_go)
 	go=$(make_go)
 	WLOUT=$BATS_TEST_TMPDIR/wl.out
 	# a shell, until it execs python once the tool has attached to it
-	sh -c 'read -r _ <"$1"; exec "$2" "$3" 4 "$4"' sh "$pre" /usr/bin/python3.11 "$PYWL" "$go" >"$WLOUT" &
+	sh -c 'read -r _ <"$1"; exec "$2" "$3" 4 "$4"' sh "$pre" "$py" "$PYWL" "$go" >"$WLOUT" &
 	WLPID=$!
 	start_tool profile-lite -j -U -F 999 --python --unwind dwarf -v -p "$WLPID" 8
 	go "$pre"
@@ -229,7 +235,15 @@ assert_merged() {
 	assert_ndjson "$TOOL_OUT"
 	assert_hotcold
 	assert_merged
-	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\)" "$TOOL_ERR"
+	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \($2\)" "$TOOL_ERR"
+}
+
+@test "python: a process that execs python after the tool attached (-p of its shell): Python frames, hot:cold as measured (Debian's python3.11, --unwind dwarf)" {
+	execpy /usr/bin/python3.11 '/usr/bin/python3\.11'
+}
+
+@test "python: a process that execs pyenv's CPython 3.11.7 (shared libpython) after the tool attached (-p of its shell): Python frames, hot:cold as measured, merged (--unwind dwarf)" {
+	execpy "$(pyenv_python 3.11.7)" '.*/libpython3\.11\.so\.1\.0'
 }
 
 @test "python: pyenv's CPython 3.13.0, --unwind dwarf: a class's __init__ (run in its caller's eval call, behind a shim frame) under its caller" {
