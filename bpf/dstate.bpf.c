@@ -388,10 +388,10 @@ TP_PROG(sched_waking, sched_waking, struct task_struct *p)
 }
 
 /*
- * --unwind and --python only (user space turns it off otherwise): after
- * an exec the process's mappings are another program's. Its tables and
- * its interpreter go, and the process is announced again at its next D
- * sleep, to be looked at anew.
+ * -U only (user space turns it off otherwise): after an exec the
+ * process's mappings are another program's. Its tables and its
+ * interpreter go, and the process is announced again at its next D sleep,
+ * its mappings read anew.
  */
 TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 {
@@ -405,7 +405,7 @@ TP_PROG(sched_process_exec, sched_process_exec, struct task_struct *p)
 	return 0;
 }
 
-/* --unwind and --python only: at a process's end its list and interpreter go. */
+/* -U only: at a process's end its list and interpreter go. */
 TP_PROG(sched_process_exit, sched_process_exit, struct task_struct *p)
 {
 	if (cfg_unwind_tables)

@@ -160,6 +160,8 @@ static struct stack_printer printer;
 static int stacks_fd;
 static struct unwinder *unw;	/* --unwind auto|dwarf: user stacks in its unw_stacks */
 static struct pyframes *py;	/* --python */
+/* -U: a DSTATE_PROC event to the symbolizer, the unwinder and the Python reader */
+static struct unw_procsnap procsnap;
 
 /*
  * A stack id of the BPF side as a struct stack: kernel stacks (u NULL) in
@@ -278,17 +280,16 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	(void)ctx;
 	if (size == sizeof(struct dstate_proc) && e->kind == DSTATE_PROC) {
-		/* -U: name its user frames later, even after it exits; --unwind: its tables */
-		usyms__snapshot(printer.usyms, ((const struct dstate_proc *)data)->tgid);
-		/* now: with -m a stream of episodes keeps a poll from returning */
-		if (unw) {
-			unwinder__queue(unw, ((const struct dstate_proc *)data)->tgid);
-			unwinder__drain(unw);
-		}
-		if (py) {
-			python__queue(py, ((const struct dstate_proc *)data)->tgid);
-			python__drain(py);
-		}
+		__u32 tgid = ((const struct dstate_proc *)data)->tgid;
+
+		/*
+		 * -U: its mappings read (again after an exec), so its frames
+		 * have names after it exits; its tables and its interpreter
+		 * now: with -m a stream of episodes keeps a poll from returning
+		 */
+		unwinder__procsnap_event(&procsnap, &tgid, sizeof(tgid));
+		unwinder__drain(unw);
+		python__drain(py);
 		return 0;
 	}
 	if (size < sizeof(*e) || e->kind != DSTATE_EPISODE)
@@ -797,8 +798,11 @@ static int open_unwinder(void)
 		return -ENOMEM;
 	skel->rodata->cfg_python = cfg.python;
 	printer.py = py;
-	/* the exec and exit hooks only serve tables and --python */
-	hooks = cfg.unwind != UNW_MODE_FP || cfg.python;
+	/*
+	 * -U: after an exec the process is announced again, its mappings
+	 * another program's (and its tables and interpreter dropped)
+	 */
+	hooks = cfg.user_stacks;
 	bpf_program__set_autoload(skel->progs.sched_process_exec_btf, hooks);
 	bpf_program__set_autoload(skel->progs.sched_process_exec_raw, hooks);
 	bpf_program__set_autoload(skel->progs.sched_process_exit_btf, hooks);
@@ -884,8 +888,9 @@ int main(int argc, char **argv)
 	if (cfg.user_stacks)
 		printer.usyms = usyms__new(0);
 	unwinder__symbolizer(unw, printer.usyms);
-	if (env.pid && py)
-		python__add_pid(py, env.pid);
+	procsnap = (struct unw_procsnap){ printer.usyms, unw, py };
+	if (cfg.user_stacks)
+		unwinder__procsnap_pid(&procsnap, env.pid);
 
 	rb = tool__ringbuf(skel->maps.events, on_event, NULL);
 	if (!rb) {

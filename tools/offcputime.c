@@ -525,14 +525,8 @@ int main(int argc, char **argv)
 		if (err)
 			goto out;
 	}
-	/*
-	 * -p: the process looked at before "Tracing": its first events
-	 * (a thread started right after) have its names and Python frames
-	 */
-	if (env.pid && !stack_opts.kernel_only)
-		usyms__snapshot(r.usyms, env.pid);
-	if (env.pid && r.py)
-		python__add_pid(r.py, env.pid);
+	if (!stack_opts.kernel_only)
+		unwinder__procsnap_pid(&r.ps, env.pid);
 	tool__tracing(what());	/* stderr: stdout holds only the stacks */
 	if (pprof_fd >= 0) {	/* the profile's start */
 		struct offcpu_src src = pprof_src(&r);

@@ -352,6 +352,9 @@ struct uproc {
 	bool perf_full;		/* the budget stopped its reading */
 	bool missed_refresh;	/* re-read once for an address out of every map */
 	unsigned long long loading_ns;	/* read as its loader mapped libraries: since; 0 */
+	dev_t exe_dev;		/* its program (/proc/PID/exe), to tell an exec */
+	ino_t exe_ino;
+	struct uproc *prev;	/* the program before its last exec, for its stacks */
 };
 
 struct usyms {
@@ -460,6 +463,9 @@ static void file_put(struct usyms *u, struct ufile *f)
 static void proc_free(struct usyms *u, struct uproc *p)
 {
 	int i;
+
+	if (p->prev)
+		proc_free(u, p->prev);
 
 	for (i = 0; i < p->nr; i++)
 		file_put(u, p->maps[i].file);
@@ -664,6 +670,7 @@ static struct uproc *proc_read(struct usyms *u, pid_t tgid)
 	struct uproc *p;
 	char *line = NULL;
 	char path[64];
+	struct stat st;
 	int root_fd;
 	FILE *f;
 
@@ -678,6 +685,11 @@ static struct uproc *proc_read(struct usyms *u, pid_t tgid)
 	}
 	p->tgid = tgid;
 	p->perf_fd = -1;
+	snprintf(path, sizeof(path), "/proc/%d/exe", tgid);
+	if (!stat(path, &st)) {
+		p->exe_dev = st.st_dev;
+		p->exe_ino = st.st_ino;
+	}
 	root_fd = proc_root_fd(tgid);
 	while (getline(&line, &linecap, f) > 0) {
 		unsigned long long start, end, pgoff;
@@ -906,7 +918,22 @@ int usyms__refresh(struct usyms *u, pid_t tgid)
 	mark_loading(u, p, old ? old->loading_ns : 0);
 	if (old) {
 		proc_unlink(u, old);
-		proc_free(u, old);
+		if (old->exe_ino != p->exe_ino || old->exe_dev != p->exe_dev) {
+			/* an exec: the old program's snapshot kept (one) for its stacks */
+			if (old->prev)
+				proc_free(u, old->prev);
+			old->prev = NULL;
+			if (old->loading_ns) {
+				old->loading_ns = 0;
+				u->nr_loading--;
+			}
+			p->prev = old;
+		} else {
+			/* read again (libraries since): the program before stays */
+			p->prev = old->prev;
+			old->prev = NULL;
+			proc_free(u, old);
+		}
 	}
 	proc_insert(u, p);
 	return 0;
@@ -1427,6 +1454,9 @@ const char *usyms__name(struct usyms *u, pid_t tgid, __u64 addr, bool with_offse
 			m = map_find(p, addr);
 		}
 	}
+	/* a frame of the program it ran before its exec */
+	if (!m && p->prev)
+		m = map_find(p->prev, addr);
 	if (!m || m->kind == UMAP_ANON) {
 		ps = perf_find(u, p, addr);
 		if (ps)
@@ -1462,6 +1492,8 @@ int usyms__module(struct usyms *u, pid_t tgid, __u64 addr, struct usyms_module *
 	memset(mod, 0, sizeof(*mod));
 	p = proc_find(u, tgid);
 	m = p ? map_find(p, addr) : NULL;
+	if (!m && p && p->prev)
+		m = map_find(p->prev, addr);
 	if (!m || m->kind == UMAP_ANON)
 		return -ENOENT;
 	mod->start = m->start;

@@ -668,6 +668,16 @@ int unwinder__procsnap_event(void *ctx, void *data, size_t len)
 	return procsnap__event(ps->usyms, data, len);
 }
 
+void unwinder__procsnap_pid(const struct unw_procsnap *ps, pid_t pid)
+{
+	if (!pid)
+		return;
+	if (ps->usyms)
+		usyms__snapshot(ps->usyms, pid);
+	if (ps->py)
+		python__add_pid(ps->py, pid);
+}
+
 int unwinder__read(struct unwinder *u, __s32 id, __u64 *ips, int max, struct stack *s)
 {
 	struct unw_part_key k = { .id = id };

@@ -110,6 +110,12 @@ struct unw_procsnap {
 	struct pyframes *py;	/* --python: queued for its look too (python__queue()) */
 };
 int unwinder__procsnap_event(void *ctx, void *data, size_t len);
+/*
+ * -p PID, before "Tracing": the process's mappings read and its
+ * interpreter looked at, so its first events (a thread started right
+ * after) have their names and Python frames.
+ */
+void unwinder__procsnap_pid(const struct unw_procsnap *ps, pid_t pid);
 /* Read stack id from unw_stacks into ips (max frames), as stacks__read(). */
 int unwinder__read(struct unwinder *u, __s32 id, __u64 *ips, int max, struct stack *s);
 /* The addresses of stacks ids in unw_stacks appended to a, as stacks__addrs(). */

@@ -269,6 +269,34 @@ check_mutex() {
 	grep -Eq '^dwait;.*;main;__vfork;-;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
 }
 
+# dwait -x: three vfork waits, then an exec of Debian's dd, whose O_DIRECT
+# reads sleep in D: announced again after the exec, the process's new
+# mappings are read, and once dd has exited the folded stacks name both
+# programs' frames, dd's not from dwait's mappings.
+@test "dstate: -U, a process that execs another program: its frames named after it exits (--unwind auto and fp)" {
+	local go mode f=$BATS_TEST_TMPDIR/dio.img
+	dd if=/dev/urandom of="$f" bs=1M count=4 status=none
+	sync "$f"
+	for mode in auto fp; do
+		go=$(make_go)
+		"$WL/dwait" -V -n 3 -d 100 -g "$go" -x dd if="$f" of=/dev/null bs=4k count=1024 \
+			iflag=direct status=none >/dev/null &
+		WP=$!
+		start_tool dstate-lite -f -U --unwind "$mode" -p "$WP"
+		go "$go"
+		wait "$WP"
+		stop_tool INT
+		echo "--unwind $mode:"
+		cat "$TOOL_OUT"
+		grep -Eq '^dwait;.*;main;__vfork;-;entry_SYSCALL[^;]*;.*;kernel_clone;.*;--;.* [0-9]+$' "$TOOL_OUT"
+		# dd's user frames (before the first "-") named, all of them (dd
+		# is stripped: its own are dd+0x...), with tables down to its root
+		grep -Eq '^dd;[^-]*read;-;' "$TOOL_OUT"
+		! grep -E '^dd;[^-]*\[unknown\]' "$TOOL_OUT" || false
+		[ "$mode" = fp ] || grep -Eq '^dd;dd\+0x[0-9a-f]+;__libc_start_main;__libc_start_call_main;dd\+0x' "$TOOL_OUT"
+	done
+}
+
 @test "dstate: an interruptible sleeper shows nothing, a vfork parent traced alongside does" {
 	local gs gv sp vp
 	gs=$(make_go)

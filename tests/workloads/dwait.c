@@ -15,6 +15,7 @@
  *   dwait -S [-n N] [-d MS] [-g fifo]  the control: N nanosleeps of MS,
  *                                      interruptible, never D.
  * -l MS: stay alive MS after the work (for user-stack symbolization).
+ * -x CMD ARGS...: then exec CMD (another program in the same process).
  * At the end it prints one JSON line: pids and tids of the roles and each
  * episode's length as the workload measured it.
  */
@@ -224,9 +225,9 @@ static void run_sleep(void)
 int main(int argc, char **argv)
 {
 	const char *fifo = NULL, *mode = NULL;
-	int opt;
+	int opt, exec_after = 0;
 
-	while ((opt = getopt(argc, argv, "VMSn:d:g:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "+VMSn:d:g:l:x")) != -1) {
 		switch (opt) {
 		case 'V': mode = "vfork"; break;
 		case 'M': mode = "mutex"; break;
@@ -235,11 +236,13 @@ int main(int argc, char **argv)
 		case 'd': delay_ms = atoi(optarg); break;
 		case 'g': fifo = optarg; break;
 		case 'l': linger_ms = atoi(optarg); break;
+		case 'x': exec_after = 1; break;
 		default: return 2;
 		}
 	}
-	if (!mode || n < 1 || n > MAX_N || delay_ms < 0) {
-		fprintf(stderr, "usage: dwait -V|-M|-S [-n 1..%d] [-d ms] [-g fifo]\n", MAX_N);
+	if (!mode || n < 1 || n > MAX_N || delay_ms < 0 || exec_after != (optind < argc)) {
+		fprintf(stderr, "usage: dwait -V|-M|-S [-n 1..%d] [-d ms] [-g fifo] [-l ms] [-x CMD ARGS...]\n",
+			MAX_N);
 		return 2;
 	}
 	wl_wait_go(fifo);
@@ -263,5 +266,9 @@ int main(int argc, char **argv)
 	printf("]}\n");
 	fflush(stdout);
 	sleep_ms(linger_ms);	/* -l: stay alive for a tool to read our maps */
+	if (exec_after) {
+		execvp(argv[optind], argv + optind);
+		die("exec");
+	}
 	return 0;
 }
