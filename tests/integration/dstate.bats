@@ -483,8 +483,17 @@ bt_once() {
 	ktrace_stop
 	[ "$TOOL_RC" = 0 ]
 	kill -0 "$btp"	# the reference saw the whole workload
-	kill -INT "$btp"
-	wait_bounded "$btp" 30 bpftrace
+	# bpftrace 0.17 can miss a SIGINT that comes as it enters epoll_wait
+	# with nothing more to read (the traced process is gone: it stayed
+	# there 30 s in one run): the signal again if it is still there 1 s on
+	for _ in $(seq 30); do
+		kill -INT "$btp" 2>/dev/null || break
+		for _ in $(seq 10); do
+			kill -0 "$btp" 2>/dev/null || break 2
+			sleep 0.1
+		done
+	done
+	wait_bounded "$btp" 5 bpftrace
 	cat "$BT"
 }
 
@@ -494,17 +503,20 @@ bt_once() {
 @test "dstate: agrees with the classic sched_switch tracepoint (bpftrace) on the vfork parent's D switches" {
 	command -v bpftrace >/dev/null || skip "no bpftrace"
 	ensure_tracefs
-	local n
+	local n vf
 	ktrace_twice 1 D bt_once
-	# the classic tracepoint reports the killable wait as 2 (D); a vfork
-	# whose child was done before the parent slept has no wait (6 of 8
-	# slept once): the tool reports each one the reference saw
+	# the classic tracepoint reports a killable wait as 2 (D): the vfork
+	# waits (a vfork whose child was done before the parent slept has no
+	# wait: 6 of 8 slept once) and any other D sleep of the parent (a fault
+	# on its freshly built binary's page in filemap_fault, once in a clean
+	# clone): the tool reports each one the reference saw
 	n=$(awk '/^@\[2\]:/{print $2}' "$BT")
 	# what the tool saw of the parent, and what it said, for a failure
 	echo "the tool's episodes of $WP:"
 	episodes "$WP" | jq -c '{reason, total_ms, state_name}'
 	sed 's/^/stderr: /' "$TOOL_ERR"
-	[ "${n:-0}" -ge 1 ] && [ "$n" -le "$N" ]
+	vf=$(episodes "$WP" | jq -r .reason | grep -c '^kernel_clone$' || true)
+	[ "${n:-0}" -ge 1 ] && [ "$vf" -ge 1 ] && [ "$vf" -le "$N" ]
 	[ "$(count_episodes "$WP")" = "$n" ]
 }
 
