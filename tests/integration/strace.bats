@@ -642,6 +642,28 @@ c = socket.create_connection(s.getsockname()); a, _ = s.accept()'
 # the lines of a trace file with strace's column and the run's addresses aside
 lines_of() { sed -E 's/ +=/ =/; s/0x[0-9a-f]{6,}/ADDR/g' "$1"; }
 
+# the names of the calls in a trace, sorted, once each
+call_names() { sed -nE 's/^([a-z0-9_]+)\(.*/\1/p' "$1" | sort -u | tr '\n' ' '; }
+
+@test "strace: -e trace=%stat, %lstat, %fstat, %%stat, %statfs, %fstatfs, %%statfs and /REGEX pick the calls strace picks" {
+	command -v strace >/dev/null || skip "no strace"
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b e want got
+	for e in %stat %lstat %fstat %%stat %statfs %fstatfs %%statfs '/^(get|set)p?pid$' '/stat' \
+		'%%stat,/^getppid$' '!/stat|^(execve|brk|arch_prctl|set_tid_address|set_robust_list|rseq|prlimit64|readlinkat|getrandom|mprotect|exit_group)$'; do
+		strace -qq -e trace="$e" -o "$a" "$WL/statcalls"
+		run "$BIN/strace-lite" -qq -e trace="$e" -o "$b" "$WL/statcalls"
+		[ "$status" = 0 ]
+		want=$(call_names "$a")
+		got=$(call_names "$b")
+		echo "$e: strace: $want; strace-lite: $got"
+		[ -n "$want" ]
+		[ "$got" = "$want" ]
+	done
+	expect_fail 2 "no system call matches '/xyzzy'" "$BIN/strace-lite" -e trace=/xyzzy true
+	expect_fail 2 "is not a regular expression" "$BIN/strace-lite" -e 'trace=/(' true
+	expect_fail 2 "invalid system call class '%%bogus'" "$BIN/strace-lite" -e 'trace=%%bogus' true
+}
+
 @test "strace: -X raw and -X verbose print constants as strace does" {
 	command -v strace >/dev/null || skip "no strace"
 	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b x

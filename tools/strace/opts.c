@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -91,6 +92,61 @@ static void unknown_syscall(const char *name)
 	exit(EXIT_USAGE);
 }
 
+/* Both ABIs' slots of a call by this name (none when neither has it). */
+static int mask_name(__u64 *m, const char *name, bool on)
+{
+	int nr, hits = 0;
+
+	if ((nr = syscall__nr(name, false)) >= 0) {
+		mask_set(m, nr, on);
+		hits++;
+	}
+	if ((nr = syscall__nr(name, true)) >= 0) {
+		mask_set(m, STRACE_IA32 + nr, on);
+		hits++;
+	}
+	return hits;
+}
+
+/*
+ * strace's classes of the stat and statfs calls, by name (ia32's own
+ * names too): %fstat is fstat, fstatat and statx, %%stat all of them.
+ */
+static const struct {
+	const char *cls, *names;
+} stat_classes[] = {
+	{ "%stat", "stat stat64 oldstat" },
+	{ "%lstat", "lstat lstat64 oldlstat" },
+	{ "%fstat", "fstat fstat64 oldfstat newfstatat fstatat64 statx" },
+	{ "%%stat", "stat stat64 oldstat lstat lstat64 oldlstat fstat fstat64 oldfstat "
+		    "newfstatat fstatat64 statx" },
+	{ "%statfs", "statfs statfs64" },
+	{ "%fstatfs", "fstatfs fstatfs64" },
+	{ "%%statfs", "statfs statfs64 fstatfs fstatfs64 ustat" },
+};
+
+/* /REGEX: every call of either ABI whose name matches (POSIX extended), as strace */
+static void mask_regex(__u64 *m, const char *item, bool on)
+{
+	regex_t re;
+	int hits = 0;
+
+	if (regcomp(&re, item + 1, REG_EXTENDED | REG_NOSUB))
+		msg__usage("invalid -e trace: '%s' is not a regular expression", item);
+	for (int ia32 = 0; ia32 < 2; ia32++)
+		for (int nr = 0; nr < STRACE_NR; nr++) {
+			const char *n = syscall__name(nr, ia32);
+
+			if (n && !regexec(&re, n, 0, NULL, 0)) {
+				mask_set(m, (ia32 ? STRACE_IA32 : 0) + nr, on);
+				hits++;
+			}
+		}
+	regfree(&re);
+	if (!hits)
+		msg__usage("invalid -e trace: no system call matches '%s'", item);
+}
+
 /* Slots of one name or class: both ABIs, by name. */
 static void mask_item(__u64 *m, const char *item, bool on)
 {
@@ -115,21 +171,30 @@ static void mask_item(__u64 *m, const char *item, bool on)
 		mask_item(m, pct, on);
 		return;
 	}
+	if (item[0] == '/') {
+		mask_regex(m, item, on);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(stat_classes) / sizeof(stat_classes[0]); i++) {
+		char names[160], *tok, *save = NULL;
+
+		if (strcmp(item, stat_classes[i].cls))
+			continue;
+		snprintf(names, sizeof(names), "%s", stat_classes[i].names);
+		for (tok = strtok_r(names, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			mask_name(m, tok, on);
+		return;
+	}
 	if (item[0] == '%') {
 		size_t n;
 		const struct sysdecode_info *t = sysdecode__table(&n);
 
 		cls = sysdecode__class(item);
 		if (!cls)
-			msg__usage("invalid system call class '%s' (known: %%file %%desc %%process %%net %%signal %%memory %%ipc)", item);
-		for (size_t i = 0; i < n; i++) {
-			if (!(t[i].classes & cls))
-				continue;
-			if ((nr = syscall__nr(t[i].name, false)) >= 0)
-				mask_set(m, nr, on);
-			if ((nr = syscall__nr(t[i].name, true)) >= 0)
-				mask_set(m, STRACE_IA32 + nr, on);
-		}
+			msg__usage("invalid system call class '%s' (known: %%file %%desc %%process %%net %%signal %%memory %%ipc %%stat %%lstat %%fstat %%%%stat %%statfs %%fstatfs %%%%statfs)", item);
+		for (size_t i = 0; i < n; i++)
+			if (t[i].classes & cls)
+				mask_name(m, t[i].name, on);
 		return;
 	}
 	if (!strncmp(item, "ia32:", 5)) {
@@ -138,13 +203,8 @@ static void mask_item(__u64 *m, const char *item, bool on)
 		mask_set(m, STRACE_IA32 + nr, on);
 		return;
 	}
-	nr = syscall__nr(item, false);
-	if (nr < 0 && syscall__nr(item, true) < 0)
+	if (!mask_name(m, item, on))
 		unknown_syscall(item);
-	if (nr >= 0)
-		mask_set(m, nr, on);
-	if ((nr = syscall__nr(item, true)) >= 0)
-		mask_set(m, STRACE_IA32 + nr, on);
 }
 
 static void parse_trace(const char *list)
