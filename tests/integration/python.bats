@@ -246,6 +246,31 @@ execpy() {
 	execpy "$(pyenv_python 3.11.7)" '.*/libpython3\.11\.so\.1\.0'
 }
 
+@test "python: system-wide (no -p), a python3.11 started after the tool attached, by default: Python frames, hot:cold as measured, merged" {
+	local go
+	go=$(make_go)
+	WLOUT=$BATS_TEST_TMPDIR/wl.out
+	start_tool profile-lite -j -U -F 999 -v 20
+	/usr/bin/python3.11 "$PYWL" 4 "$go" >"$WLOUT" &
+	WLPID=$!
+	for _ in $(seq 100); do
+		grep -q ready "$WLOUT" && break
+		sleep 0.1
+	done
+	go "$go"
+	wait_bounded "$WLPID" 30 pyhotcold.py
+	kill -INT "$TOOL_PID"
+	TOOL_RC=0
+	wait_bounded "$TOOL_PID" 30 profile-lite || TOOL_RC=$?
+	[ "$TOOL_RC" = 0 ]
+	cat "$WLOUT"
+	grep -E "unwind: [0-9]+ tables" "$TOOL_ERR"
+	assert_ndjson "$TOOL_OUT"
+	assert_hotcold
+	assert_merged
+	grep -E "python: PID $WLPID: CPython 3\.11\.[0-9]+ \(/usr/bin/python3\.11\)" "$TOOL_ERR"
+}
+
 @test "python: pyenv's CPython 3.13.0, --unwind dwarf: a class's __init__ (run in its caller's eval call, behind a shim frame) under its caller" {
 	PYWL=$ROOT/tests/workloads/pyinit.py
 	hotcold "$(pyenv_python 3.13.0)" --python --unwind dwarf
