@@ -968,7 +968,7 @@ void usyms__settle(struct usyms *u)
 	for (int i = 0; i < n; i++) {
 		struct uproc *p = proc_find(u, tgids[i]);
 
-		/* read again; gone, or still two files after 2 s: as it is */
+		/* read again; gone, or its loader still at work after 2 s: as it is */
 		if (now - p->loading_ns < SETTLE_FOR_NS && !usyms__refresh(u, tgids[i]))
 			continue;
 		p = proc_find(u, tgids[i]);

@@ -33,6 +33,28 @@ pyenv_python() {
 	echo "$root/versions/$1/bin/python${1%.*}"
 }
 
+# wait_ready: the script writing WLOUT has said "ready" (its set-up
+# done), or 10 s have passed.
+wait_ready() {
+	for _ in $(seq 100); do
+		grep -q ready "$WLOUT" && break
+		sleep 0.1
+	done
+}
+
+# pyend GO SCRIPT TOOL: the script (WLPID) let go and waited for, then
+# the tool (TOOL_PID) stopped by SIGINT, exit 0; prints what the script
+# measured (WLOUT).
+pyend() {
+	go "$1"
+	wait_bounded "$WLPID" 30 "$2"
+	kill -INT "$TOOL_PID"
+	TOOL_RC=0
+	wait_bounded "$TOOL_PID" 30 "$3" || TOOL_RC=$?
+	[ "$TOOL_RC" = 0 ]
+	cat "$WLOUT"
+}
+
 # pyrun PYTHON SCRIPT SECONDS TOOL ARGS...: SCRIPT under PYTHON for
 # SECONDS once TOOL ARGS... -p PID is attached around it; the tool reports
 # at its end, when the script has exited (its code objects were named
@@ -46,18 +68,9 @@ pyrun() {
 	WLOUT=$BATS_TEST_TMPDIR/wl.out
 	"$py" "$script" "$secs" "$go" >"$WLOUT" &
 	WLPID=$!
-	for _ in $(seq 100); do
-		grep -q ready "$WLOUT" && break
-		sleep 0.1
-	done
+	wait_ready
 	start_tool "$tool" "$@" -p "$WLPID" 8
-	go "$go"
-	wait_bounded "$WLPID" 30 "$script"
-	kill -INT "$TOOL_PID"
-	TOOL_RC=0
-	wait_bounded "$TOOL_PID" 30 "$tool" || TOOL_RC=$?
-	[ "$TOOL_RC" = 0 ]
-	cat "$WLOUT"
+	pyend "$go" "$script" "$tool"
 }
 
 # hotcold PYTHON ARGS...: pyhotcold.py (the script's CPU times) under
@@ -221,17 +234,8 @@ execpy() {
 	WLPID=$!
 	start_tool profile-lite -j -U -F 999 --python --unwind dwarf -v -p "$WLPID" 8
 	go "$pre"
-	for _ in $(seq 100); do
-		grep -q ready "$WLOUT" && break
-		sleep 0.1
-	done
-	go "$go"
-	wait_bounded "$WLPID" 30 pyhotcold.py
-	kill -INT "$TOOL_PID"
-	TOOL_RC=0
-	wait_bounded "$TOOL_PID" 30 profile-lite || TOOL_RC=$?
-	[ "$TOOL_RC" = 0 ]
-	cat "$WLOUT"
+	wait_ready
+	pyend "$go" pyhotcold.py profile-lite
 	assert_ndjson "$TOOL_OUT"
 	assert_hotcold
 	assert_merged
@@ -253,17 +257,8 @@ execpy() {
 	start_tool profile-lite -j -U -F 999 -v 20
 	/usr/bin/python3.11 "$PYWL" 4 "$go" >"$WLOUT" &
 	WLPID=$!
-	for _ in $(seq 100); do
-		grep -q ready "$WLOUT" && break
-		sleep 0.1
-	done
-	go "$go"
-	wait_bounded "$WLPID" 30 pyhotcold.py
-	kill -INT "$TOOL_PID"
-	TOOL_RC=0
-	wait_bounded "$TOOL_PID" 30 profile-lite || TOOL_RC=$?
-	[ "$TOOL_RC" = 0 ]
-	cat "$WLOUT"
+	wait_ready
+	pyend "$go" pyhotcold.py profile-lite
 	grep -E "unwind: [0-9]+ tables" "$TOOL_ERR"
 	assert_ndjson "$TOOL_OUT"
 	assert_hotcold
@@ -550,10 +545,7 @@ pydio() {
 	WLOUT=$BATS_TEST_TMPDIR/wl.out
 	"$py" "$ROOT/tests/workloads/pydio.py" "$f" 2000 "$go" >"$WLOUT" &
 	WLPID=$!
-	for _ in $(seq 100); do
-		grep -q ready "$WLOUT" && break
-		sleep 0.1
-	done
+	wait_ready
 	start_tool dstate-lite -j -m 0 -U --python -p "$WLPID" "$@"
 	go "$go"
 	wait_bounded "$WLPID" 60 pydio.py
@@ -615,10 +607,7 @@ while True:
     sum(range(100000))
     time.sleep(0.001)' >"$WLOUT" &
 	WLPID=$!
-	for _ in $(seq 100); do
-		grep -q ready "$WLOUT" && break
-		sleep 0.1
-	done
+	wait_ready
 	for t in profile-lite offcputime-lite; do
 		if [ "$t" = profile-lite ]; then
 			start_tool profile-lite -j -U -F 199 --no-python -p "$WLPID" 2
